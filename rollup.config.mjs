@@ -1,0 +1,38 @@
+// Two builds: ESM + declarations for bundlers and Node (one chunk graph, so `engage-sdk` never
+// pulls server code), and the self-contained, minified script-tag build `dist/engage.iife.js`.
+import typescript from '@rollup/plugin-typescript';
+import resolve from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+
+const ts = (declarations) =>
+  typescript({
+    tsconfig: './tsconfig.build.json',
+    compilerOptions: declarations
+      ? { noEmit: false, declaration: true, declarationDir: 'dist', outDir: 'dist', rootDir: 'src' }
+      : { noEmit: false, declaration: false, outDir: 'dist', rootDir: 'src' },
+  });
+
+export default [
+  {
+    input: {
+      index: 'src/index.ts',
+      proxy: 'src/proxy/index.ts',
+      emulator: 'src/emulator/index.ts',
+      'proxy-cli': 'src/proxy/cli.ts',
+      'emulator-cli': 'src/emulator/cli.ts',
+    },
+    output: {
+      dir: 'dist',
+      format: 'es',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      banner: (chunk) => (chunk.isEntry && chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : ''),
+    },
+    external: (id) => id.startsWith('node:') || id === 'idb-keyval' || id === 'uuid',
+    plugins: [ts(true)],
+  },
+  {
+    input: 'src/iife.ts',
+    output: { file: 'dist/engage.iife.js', format: 'iife' },
+    plugins: [resolve({ browser: true }), ts(false), terser({ ecma: 2020, compress: { passes: 2 } })],
+  },
+];

@@ -1,0 +1,103 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+
+/** What the connection tells a handler that a Web `Request` cannot carry. */
+export interface ConnectionInfo {
+  /** The TCP peer's address (the last hop, not a forwarded header). */
+  clientAddress?: string;
+}
+
+/** A Web-standard handler, as returned by `createProxy` and `createEmulator().handler`. */
+export type Handler = (request: Request, info?: ConnectionInfo) => Promise<Response>;
+
+export interface ServeOptions {
+  /** @default 0 (an ephemeral port; read it back from `RunningServer.port`) */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a Web-standard handler on Node's `http` module. A handler that answers
+ * `Response.error()` gets the connection destroyed (a reset, as a network failure looks).
+ *
+ * @example
+ * const server = await serve(createProxy(options), { port: 8787 });
+ * console.log(server.url);
+ */
+export async function serve(handler: Handler, options: ServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const server = createServer((req, res) => {
+    void respond(handler, req, res);
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : Number(options.port);
+  return {
+    port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function respond(handler: Handler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const aborter = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) aborter.abort();
+  });
+  let response: Response;
+  try {
+    response = await handler(toRequest(req, aborter.signal), { clientAddress: req.socket.remoteAddress });
+  } catch {
+    // Handlers are written never to throw; this is the last guard, and it says nothing internal.
+    response = Response.json({ title: 'ServerError', description: 'Unexpected error' }, { status: 500 });
+  }
+  if (response.type === 'error') {
+    req.socket.destroy();
+    return;
+  }
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  if (!response.body || req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  Readable.fromWeb(response.body as unknown as NodeReadableStream).on('error', () => res.destroy()).pipe(res);
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  }
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(url, {
+    method: req.method,
+    headers,
+    signal,
+    body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream) : undefined,
+    // Required by undici for a streamed request body.
+    ...(hasBody ? { duplex: 'half' } : {}),
+  } as RequestInit);
+}
