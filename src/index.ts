@@ -1,4 +1,12 @@
 // The browser entry: tracker, client, errors and their types. Re-exports only, each name listed.
+export { createTracker } from './tracker/create-tracker';
+export type {
+  AttributeValue,
+  ExperienceContext,
+  ExtraAttributes,
+  Tracker,
+  TrackerOptions,
+} from './tracker/types';
 export {
   EngageError,
   ValidationError,

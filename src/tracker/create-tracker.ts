@@ -1,0 +1,304 @@
+import { DroppedEventsError, type EngageError, HttpError, NetworkError, ValidationError } from '../errors';
+import { type Batch, takeBatch } from './batch';
+import { createEventQueue } from './event-queue';
+import { buildEvent, CLICKED, SHOWN } from './experience-event';
+import { withFlushLock } from './flush-lock';
+import { classify, parseRetryAfter, retryDelay } from './retry-policy';
+import type { ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
+
+// Browsers cap the bodies of keepalive requests in flight at 64 KiB per page (Fetch spec); a
+// request over the budget fails outright, so larger ones go without keepalive.
+const KEEPALIVE_BUDGET = 60_000;
+const noop = () => {};
+
+/**
+ * Creates the experience tracker: records shown/clicked events durably and delivers them
+ * through the proxy, at least once, with stable UUIDs.
+ *
+ * @example
+ * const tracker = createTracker({ endpoint: '/engage', customerId: 'u-42' });
+ * tracker.shown(experienceContext);
+ * button.onclick = () => tracker.clicked(experienceContext, { b_id: 'Add to cart' });
+ */
+export function createTracker(options: TrackerOptions): Tracker {
+  const {
+    batchSize = 20,
+    flushInterval = 5_000,
+    maxQueueSize = 10_000,
+    maxEventAge = 7 * 24 * 3_600_000,
+    maxRequestBytes = 60_000,
+    namespace = 'default',
+    credentials = 'same-origin',
+  } = options;
+  const url = `${String(options.endpoint).replace(/\/+$/, '')}/v1/experiences/events`;
+  const lockName = `engage-sdk:${namespace}`;
+  const consentKey = `engage-sdk:v1:${namespace}:opt-out`;
+  const warned = new Set<string>();
+  const inFlight = new Set<string>();
+  const listeners: Array<[EventTarget, string, () => void]> = [];
+  const stops = new Set<() => void>();
+
+  let customerId: string | undefined;
+  let destroyed = false;
+  let hidden = false;
+  let optedOut = consent() === '1';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let due = Infinity;
+  let blockedUntil = 0;
+  let failures = 0;
+  let recordedSinceRun = 0;
+  let keepaliveBytes = 0;
+  let running: Promise<void> | undefined;
+
+  function report(error: EngageError): void {
+    try {
+      options.onError?.(error);
+    } catch {
+      // A throwing onError must not break tracking.
+    }
+  }
+
+  function refuse(error: ValidationError): undefined {
+    report(error);
+    if (!warned.has(error.message)) {
+      warned.add(error.message);
+      console.warn(`engage-sdk: ${error.message}`);
+    }
+    return undefined;
+  }
+
+  function consent(value?: string | null): string | null | undefined {
+    try {
+      if (value === undefined) return localStorage.getItem(consentKey);
+      if (value === null) localStorage.removeItem(consentKey);
+      else localStorage.setItem(consentKey, value);
+    } catch {
+      // No storage (SSR, blocked cookies): consent then lasts for this page only.
+    }
+    return undefined;
+  }
+
+  const queue = createEventQueue(namespace, options.storageTimeout ?? 3_000, report);
+
+  function schedule(delay: number): void {
+    if (destroyed) return;
+    const at = Math.max(Date.now() + delay, blockedUntil);
+    if (timer !== undefined && due <= at) return;
+    clearTimeout(timer);
+    due = at;
+    timer = setTimeout(() => {
+      timer = undefined;
+      due = Infinity;
+      run(false).catch(noop);
+    }, at - Date.now());
+  }
+
+  function record(action: string, context: ExperienceContext, attributes?: ExtraAttributes): string | undefined {
+    if (destroyed || optedOut) return undefined;
+    let event: StoredEvent;
+    try {
+      event = buildEvent(action, context, attributes, customerId, Date.now());
+    } catch (error) {
+      return refuse(error as ValidationError);
+    }
+    queue.push(event);
+    schedule(++recordedSinceRun >= batchSize ? 0 : flushInterval);
+    return event.uuid;
+  }
+
+  /**
+   * One delivery run: under the cross-tab lock, read the shared queue, age it, and send it batch by
+   * batch, removing each batch only after a 2xx. Runs of one tab never overlap; `flush()` waits
+   * for the current run and then runs again, so it covers everything queued at its call.
+   */
+  function run(explicit: boolean): Promise<void> {
+    if (running && !explicit) return running;
+    const current: Promise<void> = (running ?? Promise.resolve())
+      .catch(noop)
+      .then(() => {
+        recordedSinceRun = 0;
+        return withFlushLock(lockName, explicit, queue, deliverAll);
+      })
+      .then(
+        (waiting) => {
+          if (waiting === undefined) {
+            // Another tab is delivering; look again later in case it dies.
+            schedule(flushInterval);
+            if (explicit) throw new NetworkError('Another tab holds the delivery lease; events stay queued');
+          } else if (waiting && explicit) {
+            throw new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
+          }
+        },
+        (error: unknown) => {
+          schedule(0);
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (running === current) running = undefined;
+      });
+    running = current;
+    return current;
+  }
+
+  /** Resolves with the number of events still waiting for a customer. */
+  async function deliverAll(): Promise<number> {
+    let rest = (await age(await queue.read())).filter((event) => !inFlight.has(event.uuid));
+    for (;;) {
+      const taken = takeBatch(rest, customerId, nowSeconds(), maxRequestBytes);
+      if (!taken.batch) break;
+      rest = taken.rest;
+      await deliver(taken.batch);
+    }
+    failures = 0;
+    blockedUntil = 0;
+    return rest.length;
+  }
+
+  async function age(events: StoredEvent[]): Promise<StoredEvent[]> {
+    const oldest = Date.now() - maxEventAge;
+    const expired = events.filter((event) => event.recordedAt < oldest);
+    let kept = events.filter((event) => event.recordedAt >= oldest);
+    const overflow = kept.slice(0, Math.max(0, kept.length - maxQueueSize));
+    kept = kept.slice(overflow.length);
+    if (expired.length || overflow.length) {
+      await queue.remove([...expired, ...overflow].map((event) => event.uuid));
+      if (expired.length) report(new DroppedEventsError(expired.length, 'expired'));
+      if (overflow.length) report(new DroppedEventsError(overflow.length, 'overflow'));
+    }
+    return kept;
+  }
+
+  /** Sends one batch. A refused batch is halved until the refused event stands alone. Throws when it must wait. */
+  async function deliver(batch: Batch): Promise<void> {
+    const { status, error, retryAfterMs } = await post(batch);
+    const verdict = classify(status);
+    if (verdict === 'ok') return queue.remove(batch.events.map((event) => event.uuid));
+    if (verdict === 'split') {
+      if (batch.events.length === 1) {
+        await queue.remove([batch.events[0]!.uuid]);
+        return report(new DroppedEventsError(1, 'rejected', { cause: error }));
+      }
+      const half = Math.ceil(batch.events.length / 2);
+      for (const part of [batch.events.slice(0, half), batch.events.slice(half)]) {
+        await deliver(takeBatch(part, customerId, nowSeconds(), Infinity).batch!);
+      }
+      return;
+    }
+    failures++;
+    blockedUntil = Date.now() + retryDelay(verdict, failures, retryAfterMs);
+    if (failures === 1 || verdict === 'hold') report(error!);
+    throw error;
+  }
+
+  async function post(batch: Batch): Promise<{ status: number; error?: EngageError; retryAfterMs?: number }> {
+    const keepalive = keepaliveBytes + batch.bytes <= KEEPALIVE_BUDGET;
+    if (keepalive) keepaliveBytes += batch.bytes;
+    for (const event of batch.events) inFlight.add(event.uuid);
+    try {
+      const response = await (options.fetch ?? fetch)(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...options.headers },
+        body: batch.body,
+        keepalive,
+        credentials,
+      });
+      if (response.ok) return { status: response.status };
+      const text = await response.text().catch(() => '');
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not JSON: keep the text.
+      }
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+      return { status: response.status, retryAfterMs, error: new HttpError(response.status, { body, retryAfterMs }) };
+    } catch (cause) {
+      return { status: 0, error: new NetworkError(undefined, { cause }) };
+    } finally {
+      if (keepalive) keepaliveBytes -= batch.bytes;
+      for (const event of batch.events) inFlight.delete(event.uuid);
+    }
+  }
+
+  /**
+   * The page may be going away: events whose IndexedDB write may not commit in time are sent now,
+   * with keepalive and within its budget; the rest stays durable for the next page. Runs once per
+   * hide, whether `visibilitychange` or `pagehide` comes first (analytics-next #607, #613).
+   */
+  function onHide(): void {
+    if (hidden) return;
+    hidden = true;
+    let rest = queue.unsaved().filter((event) => !inFlight.has(event.uuid));
+    for (;;) {
+      const { batch, rest: next } = takeBatch(rest, customerId, nowSeconds(), maxRequestBytes);
+      if (!batch || keepaliveBytes + batch.bytes > KEEPALIVE_BUDGET) break;
+      rest = next;
+      deliver(batch).catch(noop);
+    }
+    run(false).catch(noop);
+  }
+
+  function listen(target: EventTarget, type: string, handler: () => void): void {
+    target.addEventListener(type, handler);
+    listeners.push([target, type, handler]);
+  }
+
+  if (typeof window !== 'undefined' && typeof document !== 'undefined') {
+    const shown = () => (hidden = false);
+    listen(document, 'visibilitychange', () => (document.visibilityState === 'hidden' ? onHide() : shown()));
+    listen(window, 'pagehide', onHide);
+    listen(window, 'pageshow', shown);
+    listen(window, 'online', () => {
+      blockedUntil = 0;
+      schedule(0);
+    });
+  }
+
+  const tracker: Tracker = {
+    shown: (context, attributes) => record(SHOWN, context, attributes),
+    clicked: (context, attributes) => record(CLICKED, context, attributes),
+    identify(id) {
+      if (typeof id !== 'string' || !id) return void refuse(new ValidationError('customerId', 'must be a non-empty string'));
+      customerId = id;
+      schedule(0);
+    },
+    flush() {
+      if (destroyed || optedOut) return Promise.resolve();
+      blockedUntil = 0;
+      return run(true);
+    },
+    observe(element, context) {
+      if (destroyed) return noop;
+      const stop = noop;
+      stops.add(stop);
+      return () => {
+        stops.delete(stop);
+        stop();
+      };
+    },
+    optOut() {
+      optedOut = true;
+      consent('1');
+      queue.clear().catch(noop);
+    },
+    optIn() {
+      optedOut = false;
+      consent(null);
+    },
+    destroy() {
+      destroyed = true;
+      clearTimeout(timer);
+      for (const [target, type, handler] of listeners) target.removeEventListener(type, handler);
+      stops.forEach((stop) => stop());
+      stops.clear();
+    },
+  };
+
+  if (options.customerId !== undefined) tracker.identify(options.customerId);
+  // Deliver what earlier pages left behind.
+  schedule(Math.min(flushInterval, 1_000));
+  return tracker;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -1,0 +1,74 @@
+import { v4 as uuidv4 } from 'uuid';
+import { ValidationError } from '../errors';
+import type { AttributeValue, ExperienceContext, ExtraAttributes, StoredEvent } from './types';
+
+export const SHOWN = 'SVC_PERSONALIZATION_MESSAGE_SHOWN';
+export const CLICKED = 'SVC_PERSONALIZATION_MESSAGE_CLICKED';
+
+const CONTEXT_FIELDS = ['cid', 'experience', 'svc_locale_id', 'svc_variation_id', 'audience_name', 'audience_id'] as const;
+// Upstream fair-use limits: longer values are truncated there, more attributes dropped. We refuse
+// instead, so what is reported is what was meant.
+const MAX_VALUE_LENGTH = 512;
+const MAX_NAME_LENGTH = 200;
+const MAX_ATTRIBUTES = 100;
+
+/** Seconds east of UTC at `ms` (getTimezoneOffset is minutes west, and varies with DST). */
+export const timezoneOffsetAt = (ms: number): number => 0 - new Date(ms).getTimezoneOffset() * 60;
+
+/**
+ * Validates the caller's input and builds the event to queue. Throws `ValidationError` naming the
+ * field and the rule; the tracker turns that into `onError`, never into a throw into the page.
+ */
+export function buildEvent(
+  action: string,
+  context: ExperienceContext,
+  extra: ExtraAttributes | undefined,
+  customerId: string | undefined,
+  now: number,
+): StoredEvent {
+  if (typeof context !== 'object' || context === null) throw new ValidationError('context', 'must be an object');
+  const attributes: Record<string, AttributeValue> = {};
+  for (const field of CONTEXT_FIELDS) {
+    attributes[field] = text(`context.${field}`, context[field], true);
+  }
+  if (context.type !== undefined) attributes.type = text('context.type', context.type, false);
+
+  if (extra !== undefined) {
+    if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) {
+      throw new ValidationError('attributes', 'must be an object');
+    }
+    const names = Object.keys(extra);
+    if (names.length > MAX_ATTRIBUTES) throw new ValidationError('attributes', `must have at most ${MAX_ATTRIBUTES} entries`);
+    for (const name of names) {
+      const field = `attributes.${name}`;
+      if (!name) throw new ValidationError('attributes', 'names must not be empty');
+      if (name.length > MAX_NAME_LENGTH) throw new ValidationError(field, `name must be at most ${MAX_NAME_LENGTH} characters`);
+      if (name.startsWith('svc_')) throw new ValidationError(field, 'must not start with svc_ (reserved for the system)');
+      if (name in attributes || name === 'type' || name === '__proto__') {
+        throw new ValidationError(field, 'must not replace a field of the experience context');
+      }
+      const value = extra[name];
+      if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'boolean' && typeof value !== 'string') {
+        throw new ValidationError(field, 'must be a string, a finite number or a boolean');
+      }
+      attributes[name] = typeof value === 'string' ? text(field, value, false) : value;
+    }
+  }
+  return {
+    uuid: uuidv4(),
+    action,
+    time: Math.floor(now / 1000),
+    offset: timezoneOffsetAt(now),
+    customerId,
+    attributes,
+    recordedAt: now,
+  };
+}
+
+function text(field: string, value: unknown, required: boolean): string {
+  if (typeof value !== 'string' || (required && !value)) {
+    throw new ValidationError(field, required ? 'must be a non-empty string' : 'must be a string');
+  }
+  if (value.length > MAX_VALUE_LENGTH) throw new ValidationError(field, `must be at most ${MAX_VALUE_LENGTH} characters`);
+  return value;
+}

@@ -1,0 +1,82 @@
+import type { EngageError } from '../errors';
+
+/**
+ * The experience context the page received when it fetched the experience, passed through
+ * unchanged as the event's `attributes`.
+ */
+export interface ExperienceContext {
+  cid: string;
+  experience: string;
+  svc_locale_id: string;
+  svc_variation_id: string;
+  audience_name: string;
+  audience_id: string;
+  /** Upstream value: `Web Personalization`. */
+  type?: string;
+}
+
+export type AttributeValue = string | number | boolean;
+
+/** Extra event attributes: `b_id` names the clicked control; `svc_` names and context keys are refused. */
+export type ExtraAttributes = Record<string, AttributeValue>;
+
+export interface TrackerOptions {
+  /** The proxy's base URL, e.g. `/engage` or `https://www.example.com/engage`. */
+  endpoint: string;
+  /** The user's `customer_id`. Events recorded before one is known wait for `identify()`. */
+  customerId?: string;
+  /** A flush starts as soon as this many events were recorded since the last one. @default 20 */
+  batchSize?: number;
+  /** Longest time an event waits before a flush, in ms. @default 5000 */
+  flushInterval?: number;
+  /** Most events kept; beyond it the oldest are dropped and reported. @default 10000 */
+  maxQueueSize?: number;
+  /** Events older than this (ms) are dropped and reported. @default 604800000 (7 days) */
+  maxEventAge?: number;
+  /** Largest request body in bytes; also keeps requests under the 64 KiB keepalive cap. @default 60000 */
+  maxRequestBytes?: number;
+  /** Separates the queues of several apps (or proxies) on one origin. @default 'default' */
+  namespace?: string;
+  /** How long IndexedDB may take to open before the tracker carries on from memory, in ms. @default 3000 */
+  storageTimeout?: number;
+  /** Receives every error; tracking calls themselves never throw. */
+  onError?: (error: EngageError) => void;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Extra request headers (say, a CSRF token your proxy checks). */
+  headers?: Record<string, string>;
+  /** Use `include` when the proxy is on another origin and needs the session cookie. @default 'same-origin' */
+  credentials?: RequestCredentials;
+}
+
+export interface Tracker {
+  /** Records an impression; returns the event's `svc_event_uuid`, or `undefined` if the input was refused. */
+  shown(context: ExperienceContext, attributes?: ExtraAttributes): string | undefined;
+  /** Records a click (pass `{ b_id }` to name the control); returns the UUID, or `undefined` if refused. */
+  clicked(context: ExperienceContext, attributes?: ExtraAttributes): string | undefined;
+  /** Sets the customer for this and later events, and for events still waiting for one. */
+  identify(customerId: string): void;
+  /** Resolves once everything queued at the call is delivered; rejects with the reason it was kept. */
+  flush(): Promise<void>;
+  /** Counts an impression after 1 s at ≥50% visibility, and clicks inside; returns a function that stops. */
+  observe(element: Element, context: ExperienceContext): () => void;
+  /** Stops recording, clears the buffer, and is remembered across page loads. */
+  optOut(): void;
+  optIn(): void;
+  /** Removes every timer and listener. Events already queued stay queued for the next page. */
+  destroy(): void;
+}
+
+/** One queued event, as stored in IndexedDB. */
+export interface StoredEvent {
+  uuid: string;
+  action: string;
+  /** Event time, epoch seconds. */
+  time: number;
+  /** Seconds east of UTC at the event's instant. */
+  offset: number;
+  customerId?: string;
+  attributes: Record<string, AttributeValue>;
+  /** Epoch ms; orders the queue and ages events out. */
+  recordedAt: number;
+}
