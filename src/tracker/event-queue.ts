@@ -44,6 +44,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
   let pending: StoredEvent[] = [];
   let writing: Promise<void> = Promise.resolve();
   let store: UseStore | undefined;
+  let opened = false;
   let failed = typeof indexedDB === 'undefined';
   let reported = false;
 
@@ -56,37 +57,40 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
   if (failed) fail(undefined, 'is unavailable:');
 
   /**
-   * Runs one transaction. A dead connection (idb-keyval #165, #175: Safari closes it in the
-   * background) gets a fresh store and one retry; the first open is bounded by `timeoutMs`
-   * because Safari can leave `open` pending forever (WebKit 226547).
+   * The first use waits for the database to open, bounded by `timeoutMs`: Safari can leave `open`
+   * pending forever (WebKit 226547), and a hang must degrade to memory, not stall delivery.
+   */
+  function openStore(): UseStore {
+    const raw = createStore('engage-sdk-v1', 'queue');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ready = Promise.race([
+      raw('readonly', () => (opened = true)),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`open timed out after ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    return (mode, body) => ready.then(() => raw(mode, body));
+  }
+
+  /**
+   * Runs one transaction. A connection the browser closed (idb-keyval #165, #175: Safari does so
+   * in the background) gets a fresh store and one retry. Failing to open, or failing twice, puts
+   * this page on memory for good; any other failure (quota) keeps its events in memory.
    */
   async function tx<T>(mode: IDBTransactionMode, body: (s: IDBObjectStore) => Promise<T>, what: string): Promise<T | undefined> {
-    if (failed) return undefined;
-    for (let attempt = 0; ; attempt++) {
-      const opening = !store;
-      store ??= createStore('engage-sdk-v1', 'queue');
-      let timer: ReturnType<typeof setTimeout> | undefined;
+    for (let attempt = 0; !failed; attempt++) {
       try {
-        const run = store(mode, body);
-        return await (opening
-          ? Promise.race([
-              run,
-              new Promise<never>((_, reject) => {
-                timer = setTimeout(() => reject(new Error(`open timed out after ${timeoutMs} ms`)), timeoutMs);
-              }),
-            ])
-          : run);
+        return await (store ??= openStore())(mode, body);
       } catch (error) {
         store = undefined;
         const closed = (error as DOMException)?.name === 'InvalidStateError';
         if (closed && attempt === 0) continue;
-        if (opening || closed) failed = true;
+        if (!opened || closed) failed = true;
         fail(error, what);
-        return undefined;
-      } finally {
-        clearTimeout(timer);
       }
+      break;
     }
+    return undefined;
   }
 
   function write(): Promise<void> {
@@ -95,20 +99,60 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
     pending = [];
     writing = writing.then(async () => {
       if (!events.length) return;
+      const segments: Array<[Key, StoredEvent[]]> = [];
+      for (let i = 0; i < events.length; i += SEGMENT_SIZE) {
+        const segment = events.slice(i, i + SEGMENT_SIZE);
+        segments.push([[namespace, segment[0]!.recordedAt, segment[0]!.uuid], segment]);
+      }
       const ok = await tx(
         'readwrite',
         (s) => {
-          for (let i = 0; i < events.length; i += SEGMENT_SIZE) {
-            const segment = events.slice(i, i + SEGMENT_SIZE);
-            s.put(segment, [namespace, segment[0]!.recordedAt, segment[0]!.uuid]);
-          }
+          for (const [key, segment] of segments) s.put(segment, key);
           return promisifyRequest(s.transaction).then(() => true);
         },
         'write',
       );
-      if (ok) for (const event of events) memory.delete(event.uuid);
+      if (!ok) return;
+      const deliveredMeanwhile: string[] = [];
+      for (const [key, segment] of segments) {
+        const id = key.join(' ');
+        segmentKeys.set(id, key);
+        for (const event of segment) {
+          segmentOf.set(event.uuid, id);
+          if (!memory.delete(event.uuid)) deliveredMeanwhile.push(event.uuid);
+        }
+      }
+      if (deliveredMeanwhile.length) await remove(deliveredMeanwhile);
     });
     return writing;
+  }
+
+  async function remove(uuids: string[]): Promise<void> {
+    const gone = new Set(uuids);
+    const touched = new Set<string>();
+    for (const uuid of uuids) {
+      memory.delete(uuid);
+      const id = segmentOf.get(uuid);
+      if (id) touched.add(id);
+      segmentOf.delete(uuid);
+    }
+    if (!touched.size) return;
+    await tx(
+      'readwrite',
+      async (s) => {
+        await Promise.all(
+          [...touched].map(async (id) => {
+            const key = segmentKeys.get(id)!;
+            const segment = (await promisifyRequest(s.get(key))) as StoredEvent[] | undefined;
+            const left = segment?.filter((event) => !gone.has(event.uuid));
+            if (left?.length) s.put(left, key);
+            else s.delete(key);
+          }),
+        );
+        return promisifyRequest(s.transaction);
+      },
+      'delete',
+    );
   }
 
   const range = () => IDBKeyRange.bound([namespace], [namespace, []]);
@@ -153,33 +197,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
       return [...all.values()].sort((a, b) => a.recordedAt - b.recordedAt);
     },
 
-    async remove(uuids) {
-      const gone = new Set(uuids);
-      const touched = new Set<string>();
-      for (const uuid of uuids) {
-        memory.delete(uuid);
-        const id = segmentOf.get(uuid);
-        if (id) touched.add(id);
-        segmentOf.delete(uuid);
-      }
-      if (!touched.size) return;
-      await tx(
-        'readwrite',
-        async (s) => {
-          await Promise.all(
-            [...touched].map(async (id) => {
-              const key = segmentKeys.get(id)!;
-              const segment = (await promisifyRequest(s.get(key))) as StoredEvent[] | undefined;
-              const left = segment?.filter((event) => !gone.has(event.uuid));
-              if (left?.length) s.put(left, key);
-              else s.delete(key);
-            }),
-          );
-          return promisifyRequest(s.transaction);
-        },
-        'delete',
-      );
-    },
+    remove,
 
     unsaved: () => [...memory.values()],
 

@@ -1,0 +1,271 @@
+// @vitest-environment happy-dom
+// Pure tracker logic with a stubbed fetch and fake-indexeddb. The real proof of storage,
+// lifecycle and delivery is the Chromium suite in test/e2e/tracker.
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EngageError } from '../../src/errors';
+import { createTracker } from '../../src/tracker/create-tracker';
+import type { Tracker, TrackerOptions } from '../../src/tracker/types';
+import { context } from './fixtures';
+
+interface Sent {
+  uuids: string[];
+  body: { elements: Array<{ customer_id: string; user_timezone_offset: number; actions: Array<{ svc_event_uuid: string; event_time: number }> }> };
+  keepalive: boolean;
+}
+
+let sent: Sent[];
+let answer: (sent: Sent) => Response | Promise<Response>;
+let errors: EngageError[];
+let trackers: Tracker[];
+
+const fetchStub = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
+  const body = JSON.parse(String(init!.body));
+  const entry: Sent = {
+    body,
+    keepalive: Boolean(init!.keepalive),
+    uuids: body.elements.flatMap((e: Sent['body']['elements'][0]) => e.actions.map((a) => a.svc_event_uuid)),
+  };
+  sent.push(entry);
+  return answer(entry);
+});
+
+function make(options: Partial<TrackerOptions> = {}): Tracker {
+  const tracker = createTracker({
+    endpoint: 'https://shop.test/engage/',
+    customerId: 'u-1',
+    fetch: fetchStub as typeof fetch,
+    onError: (error) => errors.push(error),
+    flushInterval: 60_000,
+    ...options,
+  });
+  trackers.push(tracker);
+  return tracker;
+}
+
+const delivered = () => sent.flatMap((s) => s.uuids);
+
+beforeEach(() => {
+  globalThis.indexedDB = new IDBFactory();
+  localStorage.clear();
+  sent = [];
+  errors = [];
+  trackers = [];
+  answer = () => Response.json({ status: 'success' });
+  fetchStub.mockClear();
+});
+afterEach(() => {
+  for (const tracker of trackers) tracker.destroy();
+  vi.restoreAllMocks();
+});
+
+describe('createTracker', () => {
+  it('delivers recorded events to {endpoint}/v1/experiences/events as upstream JSON', async () => {
+    const tracker = make();
+    const a = tracker.shown(context)!;
+    const b = tracker.clicked(context, { b_id: 'Buy' })!;
+    await tracker.flush();
+    expect(fetchStub.mock.calls[0]![0]).toBe('https://shop.test/engage/v1/experiences/events');
+    expect(fetchStub.mock.calls[0]![1]).toMatchObject({ method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(delivered()).toEqual([a, b]);
+    const actions = sent[0]!.body.elements[0]!.actions as unknown as Array<Record<string, unknown>>;
+    expect(actions[1]).toMatchObject({ action: 'SVC_PERSONALIZATION_MESSAGE_CLICKED', platform: 'web', attributes: { ...context, b_id: 'Buy' } });
+    // Delivered events left the queue: a second flush sends nothing.
+    await tracker.flush();
+    expect(sent.length).toBe(1);
+  });
+
+  it('refuses bad input without throwing, warns once, and leaves the queue as it was', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const tracker = make();
+    const good = tracker.shown(context)!;
+    expect(() => tracker.shown({ ...context, cid: '' })).not.toThrow();
+    expect(tracker.shown({ ...context, cid: '' })).toBeUndefined();
+    expect(tracker.clicked(context, { svc_x: 1 })).toBeUndefined();
+    expect(tracker.shown(undefined as never)).toBeUndefined();
+    expect(errors.map((e) => e.message)).toEqual([
+      'context.cid: must be a non-empty string',
+      'context.cid: must be a non-empty string',
+      'attributes.svc_x: must not start with svc_ (reserved for the system)',
+      'context: must be an object',
+    ]);
+    expect(warn).toHaveBeenCalledTimes(3);
+    await tracker.flush();
+    expect(delivered()).toEqual([good]);
+  });
+
+  it('survives a throwing onError', async () => {
+    const tracker = createTracker({ endpoint: '/e', fetch: fetchStub as typeof fetch, onError: () => { throw new Error('host bug'); } });
+    trackers.push(tracker);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(() => tracker.shown({} as never)).not.toThrow();
+  });
+
+  it('keeps events on 5xx and network errors, resending the same UUIDs', async () => {
+    const tracker = make();
+    const ids = [tracker.shown(context)!, tracker.shown(context)!];
+    answer = () => new Response('{}', { status: 503, headers: { 'retry-after': '1' } });
+    await expect(tracker.flush()).rejects.toMatchObject({ name: 'HttpError', status: 503, retryAfterMs: 1_000 });
+    answer = () => Promise.reject(new TypeError('Failed to fetch'));
+    await expect(tracker.flush()).rejects.toMatchObject({ name: 'NetworkError' });
+    answer = () => Response.json({});
+    await tracker.flush();
+    expect(sent.map((s) => s.uuids)).toEqual([ids, ids, ids]);
+    // One report for the streak of failures, not one per attempt.
+    expect(errors.map((e) => e.name)).toEqual(['HttpError']);
+  });
+
+  it('isolates a refused event by halving the batch, dropping and reporting only it', async () => {
+    const tracker = make();
+    const ids = Array.from({ length: 8 }, () => tracker.shown(context)!);
+    const bad = ids[5]!;
+    answer = (s) => (s.uuids.includes(bad) ? Response.json({ title: 'Invalid Field Value' }, { status: 400 }) : Response.json({}));
+    await tracker.flush();
+    const accepted = sent.filter((s) => !s.uuids.includes(bad)).flatMap((s) => s.uuids);
+    expect(accepted.sort()).toEqual(ids.filter((id) => id !== bad).sort());
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ name: 'DroppedEventsError', count: 1, reason: 'rejected', cause: { status: 400 } });
+    await tracker.flush();
+    expect(sent.length).toBe(7); // 8 → 4+4 → 2+2 → 1+1: nothing left to resend
+  });
+
+  it('holds every event on 401 (a rotated key) and reports it', async () => {
+    const tracker = make();
+    const id = tracker.shown(context)!;
+    answer = () => Response.json({ title: 'Authentication required' }, { status: 401 });
+    await expect(tracker.flush()).rejects.toMatchObject({ status: 401 });
+    await expect(tracker.flush()).rejects.toMatchObject({ status: 401 });
+    expect(errors.map((e) => (e as { status?: number }).status)).toEqual([401, 401]);
+    answer = () => Response.json({});
+    await tracker.flush();
+    expect(delivered()).toEqual([id, id, id]);
+  });
+
+  it('keeps events recorded before identify() until a customer is known', async () => {
+    const tracker = make({ customerId: undefined });
+    const id = tracker.shown(context)!;
+    await expect(tracker.flush()).rejects.toMatchObject({ field: 'customerId' });
+    expect(sent).toEqual([]);
+    tracker.identify('late-user');
+    await tracker.flush();
+    expect(sent[0]!.body.elements[0]!.customer_id).toBe('late-user');
+    expect(delivered()).toEqual([id]);
+  });
+
+  it('bounds the queue: the oldest beyond maxQueueSize are dropped and counted', async () => {
+    const tracker = make({ maxQueueSize: 5 });
+    const ids = Array.from({ length: 8 }, () => tracker.shown(context)!);
+    await tracker.flush();
+    expect(delivered()).toEqual(ids.slice(3));
+    expect(errors).toMatchObject([{ name: 'DroppedEventsError', count: 3, reason: 'overflow' }]);
+  });
+
+  it('drops events older than maxEventAge', async () => {
+    const tracker = make({ maxEventAge: 1_000 });
+    const now = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(now - 5_000);
+    tracker.shown(context);
+    vi.spyOn(Date, 'now').mockReturnValue(now);
+    const fresh = tracker.shown(context)!;
+    await tracker.flush();
+    expect(delivered()).toEqual([fresh]);
+    expect(errors).toMatchObject([{ name: 'DroppedEventsError', count: 1, reason: 'expired' }]);
+  });
+
+  it('writes many events recorded in one task in one IndexedDB transaction', async () => {
+    const tracker = make({ batchSize: 10_000 });
+    await tracker.flush(); // opens the database
+    const spy = vi.spyOn(IDBDatabase.prototype, 'transaction');
+    for (let i = 0; i < 1_000; i++) tracker.shown(context);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(spy.mock.calls.filter(([, mode]) => mode === 'readwrite')).toHaveLength(1);
+    await tracker.flush();
+    expect(new Set(delivered()).size).toBe(1_000);
+  });
+
+  it('survives a reload: events left by one tracker are delivered by the next', async () => {
+    answer = () => Promise.reject(new TypeError('offline'));
+    const first = make();
+    const ids = [first.shown(context)!, first.shown(context)!];
+    await expect(first.flush()).rejects.toBeTruthy();
+    first.destroy();
+    answer = () => Response.json({});
+    const second = make();
+    await second.flush();
+    expect(sent.at(-1)!.uuids).toEqual(ids);
+  });
+
+  it('carries on from memory when IndexedDB is missing, and reports it', async () => {
+    // @ts-expect-error simulating a browser without IndexedDB
+    delete globalThis.indexedDB;
+    const tracker = make();
+    const id = tracker.shown(context)!;
+    await tracker.flush();
+    expect(delivered()).toEqual([id]);
+    expect(errors).toMatchObject([{ name: 'StorageError', code: 'ERR_STORAGE' }]);
+  });
+
+  it('carries on from memory when IndexedDB hangs on open (Safari)', async () => {
+    vi.spyOn(globalThis.indexedDB, 'open').mockImplementation(() => ({}) as IDBOpenDBRequest);
+    const tracker = make({ storageTimeout: 50 });
+    const id = tracker.shown(context)!;
+    await tracker.flush();
+    expect(delivered()).toEqual([id]);
+    expect(errors).toMatchObject([{ name: 'StorageError', cause: { message: 'open timed out after 50 ms' } }]);
+  });
+
+  it('opts out (clearing the queue, remembered by the next page) and back in', async () => {
+    answer = () => Promise.reject(new TypeError('offline'));
+    const tracker = make();
+    tracker.shown(context);
+    tracker.optOut();
+    expect(tracker.shown(context)).toBeUndefined();
+    tracker.destroy();
+    answer = () => Response.json({});
+    const next = make();
+    expect(next.shown(context)).toBeUndefined();
+    next.optIn();
+    const id = next.shown(context)!;
+    await next.flush();
+    expect(delivered()).toEqual([id]);
+  });
+
+  it('flushes on its own once batchSize events are recorded', async () => {
+    const tracker = make({ batchSize: 3, flushInterval: 3_600_000 });
+    const ids = [tracker.shown(context), tracker.shown(context), tracker.shown(context)];
+    await vi.waitFor(() => expect(delivered()).toEqual(ids));
+  });
+
+  it('flushes on its own after flushInterval', async () => {
+    const tracker = make({ batchSize: 100, flushInterval: 200 });
+    const id = tracker.shown(context);
+    await vi.waitFor(() => expect(delivered()).toEqual([id]));
+  });
+
+  it('sends unsaved events with keepalive when the page is hidden', async () => {
+    const tracker = make();
+    const id = tracker.shown(context)!;
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    window.dispatchEvent(new Event('pagehide'));
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    expect(sent).toMatchObject([{ uuids: [id], keepalive: true }]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(delivered()).toEqual([id]); // once: pagehide after visibilitychange adds nothing
+  });
+
+  it('destroy() removes its listeners and timers: nothing is sent afterwards', async () => {
+    const tracker = make({ flushInterval: 100 });
+    tracker.shown(context);
+    tracker.destroy();
+    expect(tracker.shown(context)).toBeUndefined();
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    window.dispatchEvent(new Event('pagehide'));
+    window.dispatchEvent(new Event('online'));
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(sent).toEqual([]);
+  });
+});
