@@ -1,3 +1,18 @@
-// Node/edge entry for the proxy: filled in by the proxy work.
+// engage-sdk/proxy: the Web-standard proxy handler, its in-memory store, and the Node adapter.
+export { createProxy } from './create-proxy';
+export { createMemoryStore } from './memory-store';
+export type { MemoryStoreOptions } from './memory-store';
+export type {
+  Operation,
+  OperationRateLimits,
+  ProxyConnectionInfo,
+  ProxyHandler,
+  ProxyKeys,
+  ProxyLogEntry,
+  ProxyLogger,
+  ProxyOptions,
+  ProxyStore,
+  RateLimit,
+} from './types';
 export { serve } from '../serve-node';
 export type { Handler, ConnectionInfo, ServeOptions, RunningServer } from '../serve-node';

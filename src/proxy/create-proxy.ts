@@ -1,0 +1,428 @@
+import { basicAuth } from './basic-auth';
+import { forwardedFor, trustMatcher } from './client-address';
+import { bindCustomer, isObject } from './customer';
+import { eventUuids, seenKey, withoutSeen } from './dedup';
+import { errorBody, requestId, type Refusal } from './error-response';
+import { forward, retryAfterSeconds } from './forward';
+import { createMemoryStore } from './memory-store';
+import { consume, DEFAULT_RATE_LIMITS, type LimitCheck } from './rate-limit';
+import { readBody } from './read-body';
+import { matchRoute, OPERATIONS, ROUTES, type Route } from './routes';
+import type { Operation, ProxyConnectionInfo, ProxyHandler, ProxyKeys, ProxyLogEntry, ProxyOptions, ProxyStore } from './types';
+import { validateBody } from './validate';
+
+const ADMIN: ReadonlySet<Operation> = new Set(['campaignUpdate', 'fileImportStatus']);
+const KIB = 1024;
+const DEFAULT_MAX_BODY: Readonly<Record<Operation, number>> = {
+  // The tracker keeps a request near 64 KB; 256 KiB leaves room for 100 elements of big contexts.
+  experienceEvents: 256 * KIB,
+  users: 128 * KIB,
+  events: 128 * KIB,
+  campaignUpdate: 256 * KIB,
+  fileImportStatus: 16 * KIB,
+};
+// Header values we build from configuration must not be able to start a new header line.
+const SAFE_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+interface Config {
+  workspaceId: string;
+  origins: Record<Route['origin'], string | undefined>;
+  basePath: string;
+  allowedOrigins: ReadonlySet<string>;
+  allowCredentials: boolean;
+  corsMaxAge: string;
+  enabled: ReadonlySet<Operation>;
+  options: ProxyOptions;
+  maxBody: Record<Operation, number>;
+  store: ProxyStore;
+  trusted: (address: string) => boolean;
+  dedupWindowMs: number;
+  fetch: typeof fetch;
+}
+
+/**
+ * Creates the proxy: a Web-standard `(request, info?) => Promise<Response>` handler that is the
+ * only holder of the upstream keys. It runs unchanged on Node (with `serve`), Deno, Bun and edge
+ * runtimes. Configuration mistakes throw here, at start-up, naming the option.
+ *
+ * @example
+ * const proxy = createProxy({
+ *   workspaceId: 'ENGAGEDEMO01',
+ *   keys: { personalize: process.env.ENGAGE_PERSONALIZE_KEY },
+ *   sdkUrl: 'https://sdk-01.example.com',
+ *   basePath: '/engage',
+ *   allowedOrigins: ['https://www.example.com'],
+ * });
+ * await serve(proxy, { port: 8787 });
+ */
+export function createProxy(options: ProxyOptions): ProxyHandler {
+  const config = configure(options);
+  return async (request, info) => {
+    const started = Date.now();
+    const log: ProxyLogEntry = { level: 'info', message: 'request', method: request.method };
+    let response: Response;
+    try {
+      response = await handle(config, request, info, log);
+    } catch {
+      // Never let an exception (ours or a hook's) take the server down or say anything internal.
+      log.level = 'error';
+      log.message = 'unexpected error';
+      response = json(500, errorBody(log.operation, { status: 500, message: 'Unexpected error in the proxy' }, requestId()));
+    }
+    if (options.logger) {
+      log.status = response.status;
+      log.durationMs = Date.now() - started;
+      try {
+        options.logger(log);
+      } catch {
+        // A broken logger must not break requests.
+      }
+    }
+    return response;
+  };
+}
+
+function configure(options: ProxyOptions): Config {
+  const fail = (message: string): never => {
+    throw new TypeError(`createProxy: ${message}`);
+  };
+  if (!isObject(options)) fail('options must be an object');
+  if (typeof options.workspaceId !== 'string' || !/^[\w.-]{1,128}$/.test(options.workspaceId)) {
+    fail('workspaceId must be a non-empty string of letters, digits, _ . -');
+  }
+  if (typeof options.keys !== 'function' && !isObject(options.keys)) fail('keys must be an object or a function returning one');
+  const operations = options.operations ?? ['experienceEvents'];
+  if (!Array.isArray(operations)) fail('operations must be an array');
+  for (const operation of operations) {
+    if (!OPERATIONS.includes(operation)) fail(`operations: '${String(operation)}' is not one of ${OPERATIONS.join(', ')}`);
+    if (ADMIN.has(operation) && typeof options.authorize !== 'function') {
+      fail(`operations: '${operation}' is administrative and needs an authorize(request, operation) hook`);
+    }
+  }
+  const origins: Config['origins'] = { baseUrl: undefined, sdkUrl: undefined, fileImportsUrl: undefined };
+  for (const name of ['baseUrl', 'sdkUrl', 'fileImportsUrl'] as const) {
+    const value = options[name];
+    if (value === undefined) continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      // reported below
+    }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash) {
+      fail(`${name} must be an http(s) URL without query or fragment (got '${value}')`);
+    }
+    origins[name] = value.replace(/\/+$/, '');
+  }
+  for (const operation of operations) {
+    const { origin, tile } = ROUTES[operation];
+    if (!origins[origin]) fail(`${origin} is required for the '${operation}' operation`);
+    if (isObject(options.keys) && !options.keys[tile]) fail(`keys.${tile} is required for the '${operation}' operation`);
+  }
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  if (basePath && !/^\/[\w./~-]*$/.test(basePath)) fail(`basePath must start with '/' (got '${options.basePath}')`);
+  const allowedOrigins = new Set<string>();
+  for (const origin of options.allowedOrigins ?? []) {
+    let parsed: string | undefined;
+    try {
+      parsed = new URL(origin).origin;
+    } catch {
+      // reported below
+    }
+    if (!parsed || parsed === 'null') fail(`allowedOrigins: '${origin}' is not an origin like https://www.example.com`);
+    allowedOrigins.add(parsed!);
+  }
+  const maxBody = { ...DEFAULT_MAX_BODY };
+  if (typeof options.maxBodyBytes === 'number') {
+    for (const operation of OPERATIONS) maxBody[operation] = options.maxBodyBytes;
+  } else if (options.maxBodyBytes) {
+    Object.assign(maxBody, options.maxBodyBytes);
+  }
+  for (const operation of OPERATIONS) {
+    if (!(maxBody[operation] > 0)) fail(`maxBodyBytes for '${operation}' must be a positive number`);
+  }
+  return {
+    workspaceId: options.workspaceId,
+    origins,
+    basePath,
+    allowedOrigins,
+    allowCredentials: options.allowCredentials ?? false,
+    corsMaxAge: String(Math.max(0, Math.floor(options.corsMaxAgeSeconds ?? 7200))),
+    enabled: new Set(operations),
+    options,
+    maxBody,
+    store: options.store ?? createMemoryStore(),
+    trusted: trustMatcher(options.trustedProxies ?? []),
+    dedupWindowMs: Math.max(0, options.dedupWindowMs ?? 86_400_000),
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+  };
+}
+
+async function handle(config: Config, request: Request, info: ProxyConnectionInfo | undefined, log: ProxyLogEntry): Promise<Response> {
+  const url = new URL(request.url);
+  const { basePath } = config;
+  log.path = url.pathname;
+  if (basePath && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
+    return json(404, errorBody(undefined, { status: 404, message: 'No such route' }, requestId()));
+  }
+  const match = matchRoute(url.pathname.slice(basePath.length));
+  if (!match) return json(404, errorBody(undefined, { status: 404, message: 'No such route' }, requestId()));
+  const { route } = match;
+  const operation = route.operation;
+  log.operation = operation;
+
+  // CORS first: a refused origin learns nothing else and reaches nothing.
+  const origin = request.headers.get('origin');
+  const sameOrigin = origin === null || origin === url.origin;
+  if (!sameOrigin && !config.allowedOrigins.has(origin)) {
+    return refuse(operation, { status: 403, message: 'Origin not allowed' });
+  }
+  const cors: Record<string, string> = sameOrigin
+    ? {}
+    : {
+        'access-control-allow-origin': origin,
+        'access-control-expose-headers': 'Retry-After, X-Engage-Deduplicated',
+        vary: 'Origin',
+        ...(config.allowCredentials ? { 'access-control-allow-credentials': 'true' } : {}),
+      };
+  const refuseWith = (refusal: Refusal) => refuse(operation, refusal, cors);
+
+  if (request.method === 'OPTIONS') {
+    if (!config.enabled.has(operation)) return refuseWith({ status: 403, message: `Operation '${operation}' is not enabled on this proxy` });
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...cors,
+        'access-control-allow-methods': `${route.method}, OPTIONS`,
+        'access-control-allow-headers': 'Content-Type',
+        'access-control-max-age': config.corsMaxAge,
+        allow: `${route.method}, OPTIONS`,
+      },
+    });
+  }
+  if (request.method !== route.method) {
+    return refuseWith({ status: 405, message: `Use ${route.method}`, headers: { allow: `${route.method}, OPTIONS` } });
+  }
+  if (!config.enabled.has(operation)) {
+    return refuseWith({ status: 403, message: `Operation '${operation}' is not enabled on this proxy` });
+  }
+  if ('badCampaignId' in match) {
+    return refuseWith({ status: 400, field: 'campaign_id', message: 'campaign_id must be 1-128 characters of A-Z a-z 0-9 _ -' });
+  }
+  if (ADMIN.has(operation)) {
+    const allowed = await config.options.authorize!(request, operation);
+    if (allowed !== true) return refuseWith({ status: 403, message: `Not authorized for '${operation}'` });
+  }
+  const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  // text/plain too for experience events: a beacon-style request needs no preflight, and the
+  // Origin check above still applies to it.
+  if (contentType !== 'application/json' && !(operation === 'experienceEvents' && contentType === 'text/plain')) {
+    return refuseWith({ status: 415, message: 'Content-Type must be application/json' });
+  }
+
+  const read = await readBody(request, config.maxBody[operation]);
+  if ('tooLarge' in read) {
+    return refuseWith({ status: 413, message: `Payload size exceeds ${config.maxBody[operation]} bytes` });
+  }
+  if ('failed' in read) return refuseWith({ status: 400, message: 'Request body could not be read', type: 'Malformed JSON' });
+  let body: unknown;
+  try {
+    body = JSON.parse(read.text);
+  } catch {
+    return refuseWith({ status: 400, field: 'body', message: 'Body is not valid JSON', type: 'Malformed JSON' });
+  }
+  let changed = false;
+
+  if (config.options.resolveCustomer && (operation === 'experienceEvents' || operation === 'users' || operation === 'events')) {
+    const customerId = await config.options.resolveCustomer(request);
+    if (typeof customerId !== 'string' || customerId === '') {
+      return refuseWith({ status: 401, message: 'No session: the customer cannot be identified', type: 'Authentication required' });
+    }
+    const binding = bindCustomer(operation, body, customerId);
+    if (!binding.ok) {
+      return refuseWith({ status: 403, field: binding.field, message: `${binding.field} does not match the signed-in customer` });
+    }
+    changed = binding.changed;
+  }
+
+  const problem = validateBody(operation, body);
+  if (problem) {
+    return refuseWith({ status: problem.status, field: problem.field, message: `${problem.field}: ${problem.rule}`, type: problem.type });
+  }
+
+  const peer = forwardedFor(info?.clientAddress, request.headers.get('x-forwarded-for'), config.trusted);
+  log.clientAddress = peer.client;
+  const limits = config.options.rateLimits?.[operation] ?? DEFAULT_RATE_LIMITS[operation];
+  const units = countUnits(operation, body);
+  const clientChecks: LimitCheck[] = (limits.client ?? []).map((rule) => ({
+    name: `rl:${config.workspaceId}:${operation}:client:${peer.client}`,
+    amount: units,
+    rule,
+  }));
+  const retryAfter = await limit(config, clientChecks, log);
+  if (retryAfter) return refuseWith({ status: 429, message: 'Too many requests from this client', retryAfter });
+
+  // Re-sends of events already forwarded are answered here, spending no upstream quota.
+  let forwardedUuids: string[] = [];
+  let deduplicated = 0;
+  if (operation === 'experienceEvents' && config.dedupWindowMs > 0 && isObject(body)) {
+    forwardedUuids = eventUuids(body);
+    const seen = await recall(config, forwardedUuids, log);
+    if (seen.size > 0) {
+      const rest = withoutSeen(body, seen);
+      deduplicated = units - rest.remaining;
+      log.deduplicated = deduplicated;
+      if (rest.remaining === 0) {
+        return json(200, { status: 'success', message: 'Events already accepted', req_id: requestId() }, { ...cors, 'x-engage-deduplicated': String(deduplicated) });
+      }
+      body = rest.body;
+      forwardedUuids = forwardedUuids.filter((uuid) => !seen.has(uuid.toLowerCase()));
+      changed = true;
+    }
+  }
+  const workspaceChecks: LimitCheck[] = (limits.workspace ?? []).map((rule) => ({
+    name: `rl:${config.workspaceId}:${operation}:workspace`,
+    amount: units - deduplicated,
+    rule,
+  }));
+  const workspaceRetryAfter = await limit(config, workspaceChecks, log);
+  if (workspaceRetryAfter) {
+    return refuseWith({ status: 429, message: 'Workspace rate limit reached', retryAfter: workspaceRetryAfter });
+  }
+
+  let keys: ProxyKeys;
+  try {
+    keys = typeof config.options.keys === 'function' ? await config.options.keys() : config.options.keys;
+  } catch {
+    log.level = 'error';
+    log.message = 'keys() failed';
+    return refuseWith({ status: 500, message: 'The proxy could not load its credentials' });
+  }
+  const key = isObject(keys) ? keys[route.tile] : undefined;
+  if (typeof key !== 'string' || key === '' || !SAFE_HEADER_VALUE.test(key)) {
+    log.level = 'error';
+    log.message = `no usable '${route.tile}' key`;
+    return refuseWith({ status: 500, message: 'The proxy is not configured for this operation' });
+  }
+
+  const headers: Record<string, string> = {
+    authorization: basicAuth(config.workspaceId, key),
+    'svc-appkey': config.workspaceId,
+    'content-type': 'application/json',
+    accept: 'application/json',
+  };
+  if (peer.chain) headers['x-forwarded-for'] = peer.chain;
+  const target = config.origins[route.origin]! + route.upstreamPath(config.workspaceId, 'campaignId' in match ? match.campaignId : '');
+  const result = await forward(
+    config.fetch,
+    target,
+    { method: route.method, headers, body: changed ? JSON.stringify(body) : read.text },
+    {
+      // Only experience events are idempotent (the upstream dedups on svc_event_uuid).
+      retries: operation === 'experienceEvents' ? Math.max(0, config.options.retries ?? 2) : 0,
+      timeoutMs: config.options.upstreamTimeoutMs ?? 10_000,
+      baseDelayMs: config.options.retryBaseDelayMs ?? 200,
+    },
+  );
+  log.attempts = result.attempts;
+  if (result.kind !== 'response') {
+    log.level = 'warn';
+    log.message = result.kind === 'timeout' ? 'upstream timed out' : 'upstream unreachable';
+    return result.kind === 'timeout'
+      ? refuseWith({ status: 504, message: 'The upstream did not answer in time' })
+      : refuseWith({ status: 502, message: 'The upstream could not be reached' });
+  }
+  log.upstreamStatus = result.status;
+  if (result.status >= 200 && result.status < 300 && forwardedUuids.length > 0) {
+    await remember(config, forwardedUuids, log);
+  }
+  const out: Record<string, string> = { ...cors, 'cache-control': 'no-store' };
+  const type = result.headers.get('content-type');
+  if (type) out['content-type'] = type;
+  if (deduplicated) out['x-engage-deduplicated'] = String(deduplicated);
+  if (result.status === 429 || result.status === 503) {
+    const seconds = retryAfterSeconds(result.headers.get('retry-after'));
+    // The tracker needs a Retry-After on every 429; the upstream's windows are per minute.
+    if (seconds !== undefined || result.status === 429) out['retry-after'] = String(seconds ?? 60);
+  }
+  if (result.status >= 400) log.level = 'warn';
+  // 204 and friends must not carry a body.
+  const text = result.status === 204 || result.status === 304 ? null : redact(result.text, key, headers.authorization!.slice('Basic '.length));
+  return new Response(text, { status: result.status, headers: out });
+}
+
+function countUnits(operation: Operation, body: unknown): number {
+  if (operation === 'events') return isObject(body) && Array.isArray(body.actions) ? body.actions.length : 1;
+  if (operation === 'experienceEvents') return eventUuidsCount(body);
+  return 1;
+}
+
+function eventUuidsCount(body: unknown): number {
+  let count = 0;
+  if (isObject(body) && Array.isArray(body.elements)) {
+    for (const element of body.elements) if (isObject(element) && Array.isArray(element.actions)) count += element.actions.length;
+  }
+  return count;
+}
+
+// The store is shared infrastructure (maybe Redis): when it fails, serve without limits or
+// memory rather than refuse real events. The log says so.
+async function limit(config: Config, checks: LimitCheck[], log: ProxyLogEntry): Promise<number> {
+  if (checks.length === 0) return 0;
+  try {
+    return await consume(config.store, checks, Date.now());
+  } catch {
+    log.level = 'warn';
+    log.message = 'store failed: rate limit skipped';
+    return 0;
+  }
+}
+
+async function recall(config: Config, uuids: string[], log: ProxyLogEntry): Promise<Set<string>> {
+  const seen = new Set<string>();
+  if (uuids.length === 0) return seen;
+  try {
+    const found = await config.store.has(uuids.map((uuid) => seenKey(config.workspaceId, uuid)));
+    uuids.forEach((uuid, i) => {
+      if (found[i]) seen.add(uuid.toLowerCase());
+    });
+  } catch {
+    log.level = 'warn';
+    log.message = 'store failed: dedup skipped';
+  }
+  return seen;
+}
+
+async function remember(config: Config, uuids: string[], log: ProxyLogEntry): Promise<void> {
+  try {
+    await config.store.add(
+      uuids.map((uuid) => seenKey(config.workspaceId, uuid)),
+      config.dedupWindowMs,
+    );
+  } catch {
+    log.level = 'warn';
+    log.message = 'store failed: forwarded events not remembered';
+  }
+}
+
+/** An upstream that echoes a credential (plain or as the Basic token) must not pass it on. */
+function redact(text: string, ...secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}
+
+function refuse(operation: Operation | undefined, refusal: Refusal, cors: Record<string, string> = {}): Response {
+  const headers: Record<string, string> = { ...cors, ...refusal.headers };
+  if (refusal.retryAfter !== undefined) headers['retry-after'] = String(refusal.retryAfter);
+  return json(refusal.status, errorBody(operation, refusal, requestId()), headers);
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  });
+}

@@ -1,0 +1,186 @@
+// Type-only module: the proxy's public option and store types.
+
+/** The five upstream operations the proxy can route. */
+export type Operation = 'experienceEvents' | 'users' | 'events' | 'campaignUpdate' | 'fileImportStatus';
+
+/** Upstream API keys, one per tile. Only the proxy (server side) ever holds them. */
+export interface ProxyKeys {
+  /** Data tile key: users, events, file-import status. */
+  data?: string;
+  /** Personalization tile key: experience events. */
+  personalize?: string;
+  /** Campaign key: campaign update. */
+  campaign?: string;
+}
+
+/** One fixed-window budget: at most `limit` units per `windowMs`. */
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * Budgets for one operation. Units are events (actions) for `experienceEvents` and `events`,
+ * requests for the others. Several entries are all enforced (e.g. 10/s and 100/min).
+ */
+export interface OperationRateLimits {
+  /** Shared by every client of the workspace (mirrors the upstream's quota). */
+  workspace?: RateLimit[];
+  /** Per client address (see `trustedProxies`). */
+  client?: RateLimit[];
+}
+
+/**
+ * The only state the proxy keeps: rate-limit counters and the memory of forwarded event UUIDs.
+ * In memory by default (`createMemoryStore`); implement it over a shared store (Redis: INCRBY +
+ * PEXPIRE NX, EXISTS, SET PX) when several instances serve one workspace.
+ */
+export interface ProxyStore {
+  /**
+   * Adds `amount` (may be negative, to give back a refused request) to the counter `key`,
+   * creating it at 0 with a lifetime of `ttlMs`, and returns the new value. Must be atomic per key.
+   */
+  increment(key: string, amount: number, ttlMs: number): Promise<number>;
+  /** For each key, whether it was added and has not expired yet. */
+  has(keys: readonly string[]): Promise<boolean[]>;
+  /** Remembers each key for `ttlMs`. */
+  add(keys: readonly string[], ttlMs: number): Promise<void>;
+}
+
+/** One line of the proxy's log. Never carries a key, a body or a header value. */
+export interface ProxyLogEntry {
+  level: 'info' | 'warn' | 'error';
+  message: string;
+  operation?: Operation;
+  method?: string;
+  path?: string;
+  status?: number;
+  upstreamStatus?: number;
+  attempts?: number;
+  deduplicated?: number;
+  clientAddress?: string;
+  durationMs?: number;
+}
+
+export type ProxyLogger = (entry: ProxyLogEntry) => void;
+
+/** What `serve` (or an edge runtime's glue) knows about the connection. */
+export interface ProxyConnectionInfo {
+  /** The TCP peer's address. */
+  clientAddress?: string;
+}
+
+export type ProxyHandler = (request: Request, info?: ProxyConnectionInfo) => Promise<Response>;
+
+export interface ProxyOptions {
+  /** The workspace (app) ID: the Basic-auth username, `SVC-APPKEY`, and the path segment upstream. */
+  workspaceId: string;
+  /**
+   * Upstream keys, or a function returning them. A function is called for every request, so a
+   * rotated key takes effect without a restart.
+   * @example keys: () => ({ personalize: secrets.get('ENGAGE_PERSONALIZE_KEY') })
+   */
+  keys: ProxyKeys | (() => ProxyKeys | Promise<ProxyKeys>);
+  /**
+   * Origin (plus path prefix, if any) of campaign, user and event operations, e.g.
+   * `https://api-01.<upstream-domain>`. Required when one of those operations is enabled.
+   */
+  baseUrl?: string;
+  /** Origin (plus path prefix) of experience events. Required when they are enabled. */
+  sdkUrl?: string;
+  /** Origin (plus path prefix) of file-import status. Required when it is enabled. */
+  fileImportsUrl?: string;
+  /**
+   * Mount prefix of the proxy's routes, e.g. `'/engage'`.
+   * @default ''
+   */
+  basePath?: string;
+  /**
+   * Origins allowed to call the proxy cross-origin (exact `scheme://host[:port]`). Same-origin
+   * requests, and requests without an `Origin` header, need no entry.
+   * @default []
+   */
+  allowedOrigins?: string[];
+  /**
+   * Send `Access-Control-Allow-Credentials: true` to allowed origins, so cookies of a cross-origin
+   * session reach `resolveCustomer`.
+   * @default false
+   */
+  allowCredentials?: boolean;
+  /**
+   * How long browsers may cache a preflight answer, in seconds (Chromium caps it at 7200).
+   * @default 7200
+   */
+  corsMaxAgeSeconds?: number;
+  /**
+   * Operations this proxy serves. `campaignUpdate` and `fileImportStatus` also need `authorize`.
+   * @default ['experienceEvents']
+   */
+  operations?: Operation[];
+  /**
+   * Gate for the administrative operations (`campaignUpdate`, `fileImportStatus`): return true to
+   * let the request through. Not called for the other operations (bind those with `resolveCustomer`).
+   */
+  authorize?: (request: Request, operation: Operation) => boolean | Promise<boolean>;
+  /**
+   * The customer ID of the caller's own server-side session. When set, `customer_id` in
+   * experience events, users and events is filled in when absent and must match when present
+   * (else 403); `undefined` (no session) refuses the request with 401.
+   */
+  resolveCustomer?: (request: Request) => string | undefined | Promise<string | undefined>;
+  /**
+   * Maximum request body in bytes (413 beyond), one number for all, or per operation.
+   * @default { experienceEvents: 262144, users: 131072, events: 131072, campaignUpdate: 262144, fileImportStatus: 16384 }
+   */
+  maxBodyBytes?: number | Partial<Record<Operation, number>>;
+  /**
+   * Rate limits per operation, replacing the default for each operation given (`{}` = none).
+   * Defaults mirror the upstream: events 30,000 events/min per workspace, file-import status
+   * 50 requests/min, users 10,000/min, campaign update 10/s, 100/min, 6000/h; experience events
+   * 30,000 events/min per workspace and 1,200 events/min per client.
+   */
+  rateLimits?: Partial<Record<Operation, OperationRateLimits>>;
+  /**
+   * Addresses (exact IPs or IPv4 CIDR ranges) of reverse proxies in front of this one. Only hops
+   * they add to `X-Forwarded-For` are believed; anything else in the header is discarded.
+   * @default []
+   */
+  trustedProxies?: string[];
+  /**
+   * Counters and the UUID memory.
+   * @default createMemoryStore()
+   */
+  store?: ProxyStore;
+  /**
+   * How long forwarded experience-event UUIDs are remembered (re-sends answered without forwarding).
+   * `0` turns the memory off.
+   * @default 86400000 (24 h)
+   */
+  dedupWindowMs?: number;
+  /**
+   * Time limit of one upstream attempt, in ms (504 when the last attempt times out).
+   * @default 10000
+   */
+  upstreamTimeoutMs?: number;
+  /**
+   * Extra attempts for experience events after a network error, timeout or 5xx (other operations
+   * are never retried: they are not idempotent).
+   * @default 2
+   */
+  retries?: number;
+  /**
+   * First retry delay in ms; doubles per attempt, with full jitter, capped at 2 s.
+   * @default 200
+   */
+  retryBaseDelayMs?: number;
+  /**
+   * The `fetch` used for upstream calls.
+   * @default globalThis.fetch
+   */
+  fetch?: typeof fetch;
+  /**
+   * Receives one entry per request and per upstream problem. Entries never carry keys or bodies.
+   * @default no logging
+   */
+  logger?: ProxyLogger;
+}
