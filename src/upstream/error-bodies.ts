@@ -1,0 +1,187 @@
+import type { Operation } from './operations';
+import type { Problem } from './problem';
+
+/** An error that is not a validation problem: auth, size, media type, rate limit, faults. */
+export interface ErrorInput {
+  status: number;
+  message: string;
+  /** Upstream error type string; defaults to the operation's type for the status. */
+  type?: string;
+  /** Offending field, where there is one. */
+  field?: string;
+}
+
+/** `error.type` values of the users/events envelope that more than one module uses. */
+export const MISSING_ATTRIBUTE = 'MissingAttributeError';
+export const MALFORMED_JSON = 'Malformed JSON';
+/** Our choice for a present-but-invalid value: the public material names no type for it. */
+export const INVALID_ATTRIBUTE = 'InvalidAttributeError';
+/**
+ * File-import status answers an enum value it can't read (e.g. a case mismatch) with a body of
+ * its own shape, which has no type field; this marker selects that shape.
+ */
+export const FILE_IMPORT_ENUM_ERROR = 'Unable to process the request';
+
+const PHRASES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+const phrase = (status: number): string => PHRASES[status] ?? 'Error';
+
+// Per-operation type strings, as the facts sheet lists them; undocumented statuses get a
+// plain name of the same style.
+const DATA_TYPES: Record<number, string> = {
+  400: INVALID_ATTRIBUTE,
+  401: 'Authentication required',
+  403: 'BlockedClient',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  413: 'PayloadTooLarge',
+  415: 'MediaTypeError',
+  429: 'RateLimitError',
+  500: 'ServerError',
+  502: 'ServerError',
+  503: 'ServiceUnavailable',
+  504: 'ServerError',
+};
+const TYPES: Record<'users' | 'events' | 'experienceEvents', Record<number, string>> = {
+  users: DATA_TYPES,
+  events: { ...DATA_TYPES, 415: 'Unsupported media type', 429: 'Rate Limits Exceeded' },
+  experienceEvents: {
+    400: 'Invalid Field Value',
+    401: 'Authentication required',
+    403: 'Forbidden',
+    404: 'Not Found',
+    405: 'Method Not Allowed',
+    413: 'Payload Too Large',
+    415: 'Unsupported media type',
+    429: 'Rate Limits Exceeded',
+    500: 'Internal Server Error',
+    503: 'Service Unavailable',
+  },
+};
+
+/**
+ * A short opaque id like the upstream's `request_id`/`code` values (8 letters).
+ *
+ * @example
+ * requestId(); // 'kQzPwLmA'
+ */
+export function requestId(): string {
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  let id = '';
+  for (const byte of bytes) id += letters[byte % letters.length];
+  return id;
+}
+
+const isProblem = (input: Problem | ErrorInput): input is Problem => 'rule' in input;
+
+/** The human message for a problem: the field, then its rule. */
+export const problemMessage = (p: Problem): string => `${p.field} ${p.rule}`;
+
+/**
+ * The exact upstream JSON error body of `operation` for a problem or an error.
+ *
+ * @param id the request id to put in the body. @default a fresh `requestId()`
+ * @example
+ * errorBody('users', { field: 'customer_id', rule: 'is required', status: 400, type: 'MissingAttributeError' });
+ * // { status: 'fail', error: { attribute: 'customer_id', message: 'customer_id is required', type: 'MissingAttributeError', request_id: '…' } }
+ */
+export function errorBody(operation: Operation, input: Problem | ErrorInput, id: string = requestId()): unknown {
+  const status = input.status;
+  const message = isProblem(input) ? problemMessage(input) : input.message;
+  const field = input.field === 'body' ? undefined : input.field;
+  switch (operation) {
+    case 'users':
+    case 'events': {
+      const type = input.type ?? TYPES[operation][status] ?? 'ServerError';
+      return { status: 'fail', error: { ...(field ? { attribute: field } : {}), message, type, request_id: id } };
+    }
+    case 'experienceEvents': {
+      const title = input.type ?? TYPES.experienceEvents[status] ?? phrase(status);
+      // The documented 401 carries no `code`; every other error does.
+      return status === 401 ? { title, description: message } : { title, description: message, code: id };
+    }
+    case 'campaignUpdate': {
+      const target = field ?? '';
+      if (status === 401) {
+        return {
+          error: {
+            code: '401 Authentication error',
+            message: 'Authentication required',
+            details: [{ code: 'InvalidValue', target: 'APP_SECRET_KEY', message: [{ code: 'InvalidValue', target: 'APP_SECRET_KEY', message }] }],
+            request_id: '',
+          },
+        };
+      }
+      if (status === 429) {
+        // Sic: the upstream's V1 rate-limit body says "conflict".
+        return { error: { code: '429 conflict', message: 'rate_limit', target: '', details: [{ target: 'rate_limit', message }], request_id: id } };
+      }
+      if (status >= 500) {
+        return { error: { code: `${status} ${phrase(status)}`, message, target, details: [{ message, target }] } };
+      }
+      return { error: { code: `${status} ${phrase(status)}`, message, target, details: [{ target, message }], request_id: id } };
+    }
+    case 'fileImportStatus': {
+      switch (status) {
+        case 400:
+          return input.type === FILE_IMPORT_ENUM_ERROR
+            ? { success: false, status_code: '400 Bad Request', data: FILE_IMPORT_ENUM_ERROR }
+            : { status: 'FAILURE', error_type: input.type ?? 'Invalid Request', message };
+        case 401:
+          return { title: input.type ?? 'AuthenticationInvalid', description: message };
+        case 403:
+          return { status: 'fail', error: { message, type: input.type ?? 'BlockedClient', request_id: id } };
+        case 404:
+          return { status: 'fail', data: 'Resource not found.' };
+        case 405:
+          return { status: 'fail', message };
+        case 413:
+          return { title: input.type ?? 'Payload Too Large', description: message };
+        case 415:
+          return { title: input.type ?? 'Unsupported media type', description: message };
+        case 429:
+          return { status: 'fail', error: { message, type: input.type ?? 'Rate Limits Exceeded', request_id: id } };
+        default:
+          return { title: input.type ?? phrase(status), description: message, code: id };
+      }
+    }
+  }
+}
+
+/** Extra response details. */
+export interface ErrorResponseInit {
+  /** Request id placed in the body. @default a fresh `requestId()` */
+  requestId?: string;
+  /** Sent as `Retry-After` (seconds), e.g. with 429 and 503. @default none */
+  retryAfterSeconds?: number;
+  /** Headers to add (e.g. CORS). */
+  headers?: HeadersInit;
+}
+
+/**
+ * A Web `Response` carrying the upstream's error body for `operation`.
+ *
+ * @example
+ * return errorResponse('events', { status: 429, message: 'Rate limit exceeded' }, { retryAfterSeconds: 60 });
+ */
+export function errorResponse(operation: Operation, input: Problem | ErrorInput, init: ErrorResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set('content-type', 'application/json');
+  if (init.retryAfterSeconds !== undefined) headers.set('retry-after', String(Math.max(0, Math.ceil(init.retryAfterSeconds))));
+  return new Response(JSON.stringify(errorBody(operation, input, init.requestId)), { status: input.status, headers });
+}

@@ -1,0 +1,210 @@
+import { INVALID_ATTRIBUTE, MALFORMED_JSON, MISSING_ATTRIBUTE } from './error-bodies';
+import { at, isObject, looksLikeIsoDateTime, isIsoDateTime, oneOf, own, problem, type Problem, type ValidateOptions } from './problem';
+
+/** `platforms[].platform` values (case-sensitive as documented). */
+export const USER_PLATFORMS = ['ANDROID', 'iOS', 'web'] as const;
+/** Attribute names the upstream blocks. */
+export const BLOCKED_ATTRIBUTE_NAMES = ['', 'id', '_id'] as const;
+/**
+ * `svc_`-prefixed names the upstream itself documents as standard user attributes; every other
+ * `svc_` name is refused (the prefix is reserved). Identity-resolution identifiers are allowed too.
+ */
+export const SYSTEM_USER_ATTRIBUTES = [
+  'svc_wa_subscription',
+  'svc_em_unsub_categories',
+  'svc_sub_w',
+  'svc_spam',
+  'svc_unsubscribe',
+  'svc_hard_bounce',
+  'svc_sms_subscription',
+  'svc_email_optin_status',
+  'svc_gaid',
+] as const;
+/**
+ * `customer_id` values the upstream refuses (compared case-insensitively), from the data
+ * overview's list; ids must also be longer than one character.
+ */
+export const BLOCKED_CUSTOMER_IDS = [
+  'unknown', 'guest', 'null', '0', '1', 'true', 'false', 'user_attribute_unique_id', 'na', 'n/a', '""',
+  'dummy_seller_code', 'user_id', 'id', 'customer_id', 'uid', 'userid', 'none', 'undefined',
+] as const;
+
+const ARRAY_OPERATORS = ['addValueToArrayField', 'removeValueFromArrayField'] as const;
+
+/**
+ * Checks a `customer_id` value against the upstream's rules (string, more than one character,
+ * not a placeholder such as `unknown` or `null`).
+ *
+ * @example
+ * checkCustomerId('null', 'customer_id'); // { field: 'customer_id', rule: 'must not be a placeholder value such as null', ... }
+ */
+export function checkCustomerId(value: unknown, field: string): Problem | undefined {
+  if (typeof value !== 'string') return problem(field, 'must be a string', 400, MALFORMED_JSON);
+  if (value.trim() === '') return problem(field, 'is required', 400, MISSING_ATTRIBUTE);
+  if (value.length < 2) return problem(field, 'must be longer than one character', 400, INVALID_ATTRIBUTE);
+  if ((BLOCKED_CUSTOMER_IDS as readonly string[]).includes(value.trim().toLowerCase())) {
+    return problem(field, `must not be a placeholder value such as ${value.trim()}`, 400, INVALID_ATTRIBUTE);
+  }
+  return undefined;
+}
+
+/**
+ * Checks a track-user body. `platforms` is accepted both at top level (the schema) and inside
+ * `attributes` (every example); `active` both as the string `"true"|"false"` (the examples) and
+ * as a boolean.
+ *
+ * @example
+ * validateUser({ type: 'customer', customer_id: 'u-42', attributes: { name: 'Ada' } }); // undefined
+ */
+export function validateUser(body: unknown, options: ValidateOptions = {}): Problem | undefined {
+  if (!isObject(body)) return problem('body', 'must be a JSON object', 400, MALFORMED_JSON);
+  const type = own(body, 'type');
+  if (type === undefined) return problem('type', 'is required', 400, MISSING_ATTRIBUTE);
+  if (type !== 'customer') return problem('type', 'must be "customer" (case-sensitive)', 400, INVALID_ATTRIBUTE);
+
+  const identifiers = options.identityResolution?.identifiers;
+  const attributes = own(body, 'attributes');
+  if (attributes !== undefined && !isObject(attributes)) return problem('attributes', 'must be an object', 400, MALFORMED_JSON);
+  const customerId = own(body, 'customer_id');
+  if (customerId !== undefined || !identifiers) {
+    if (customerId === undefined) return problem('customer_id', 'is required', 400, MISSING_ATTRIBUTE);
+    const bad = checkCustomerId(customerId, 'customer_id');
+    if (bad) return bad;
+  } else {
+    const present = identifiers.filter((name) => {
+      const value = attributes ? own(attributes, name) : undefined;
+      return typeof value === 'string' ? value.trim() !== '' : typeof value === 'number';
+    });
+    if (present.length === 0) {
+      return problem('attributes', `must contain customer_id or one of the identifiers ${identifiers.join(', ')}`, 400, MISSING_ATTRIBUTE);
+    }
+  }
+
+  const updateOnly = own(body, 'update_existing_only');
+  if (updateOnly !== undefined && typeof updateOnly !== 'boolean') {
+    return problem('update_existing_only', 'must be a boolean', 400, MALFORMED_JSON);
+  }
+  const platforms = own(body, 'platforms');
+  if (platforms !== undefined) {
+    const bad = checkPlatforms(platforms, 'platforms');
+    if (bad) return bad;
+  }
+  if (attributes) {
+    const bad = checkAttributes(attributes, identifiers ?? []);
+    if (bad) return bad;
+  }
+  return undefined;
+}
+
+function checkAttributes(attributes: Record<string, unknown>, identifiers: readonly string[]): Problem | undefined {
+  for (const name of Object.keys(attributes)) {
+    const field = at('attributes', name);
+    const value = attributes[name];
+    if ((BLOCKED_ATTRIBUTE_NAMES as readonly string[]).includes(name)) {
+      return problem(name === '' ? 'attributes' : field, `must not use the blocked name "${name}"`, 400, INVALID_ATTRIBUTE);
+    }
+    if (name.toLowerCase().startsWith('svc_') && !(SYSTEM_USER_ATTRIBUTES as readonly string[]).includes(name) && !identifiers.includes(name)) {
+      return problem(field, 'must not start with svc_ (reserved for the system)', 400, INVALID_ATTRIBUTE);
+    }
+    if (name === 'platforms') {
+      const bad = checkPlatforms(value, field);
+      if (bad) return bad;
+      continue;
+    }
+    if ((ARRAY_OPERATORS as readonly string[]).includes(name)) {
+      const bad = checkArrayOperator(value, field, identifiers);
+      if (bad) return bad;
+      continue;
+    }
+    const bad = checkValue(value, field);
+    if (bad) return bad;
+  }
+  const add = own(attributes, 'addValueToArrayField');
+  const remove = own(attributes, 'removeValueFromArrayField');
+  if (isObject(add) && isObject(remove)) {
+    const both = Object.keys(add).find((name) => Object.prototype.hasOwnProperty.call(remove, name));
+    if (both !== undefined) {
+      return {
+        field: 'addValueToArrayField',
+        rule: `must not add to and remove from the same attribute ${both} in one request`,
+        status: 400,
+        type: 'ArrayFieldError',
+      };
+    }
+  }
+  return undefined;
+}
+
+function checkArrayOperator(value: unknown, field: string, identifiers: readonly string[]): Problem | undefined {
+  if (!isObject(value)) return problem(field, 'must be an object mapping attribute names to arrays', 400, INVALID_ATTRIBUTE);
+  for (const name of Object.keys(value)) {
+    if ((BLOCKED_ATTRIBUTE_NAMES as readonly string[]).includes(name)) {
+      return problem(at(field, name), `must not use the blocked name "${name}"`, 400, INVALID_ATTRIBUTE);
+    }
+    if (name.toLowerCase().startsWith('svc_') && !identifiers.includes(name)) {
+      return problem(at(field, name), 'must not start with svc_ (reserved for the system)', 400, INVALID_ATTRIBUTE);
+    }
+    const items = value[name];
+    if (!Array.isArray(items)) return problem(at(field, name), 'must be an array', 400, INVALID_ATTRIBUTE);
+    const bad = checkValue(items, at(field, name));
+    if (bad) return bad;
+  }
+  return undefined;
+}
+
+/** Attribute values: string, finite number, boolean, ISO 8601 date-time string, or an array of those. */
+function checkValue(value: unknown, field: string): Problem | undefined {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (Array.isArray(item) || !isScalar(item)) {
+        return problem(at(field, i), 'must be a string, number, boolean or ISO 8601 date', 400, INVALID_ATTRIBUTE);
+      }
+      const bad = checkDate(item, at(field, i));
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  if (!isScalar(value)) {
+    return problem(field, 'must be a string, number, boolean, ISO 8601 date or array', 400, INVALID_ATTRIBUTE);
+  }
+  return checkDate(value, field);
+}
+
+const isScalar = (value: unknown): boolean =>
+  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+
+function checkDate(value: unknown, field: string): Problem | undefined {
+  // A string shaped like a date-time is stored as a date upstream, so it must name a real instant.
+  if (typeof value === 'string' && looksLikeIsoDateTime(value) && !isIsoDateTime(value)) {
+    return problem(field, 'must be a valid ISO 8601 date-time', 400, INVALID_ATTRIBUTE);
+  }
+  return undefined;
+}
+
+function checkPlatforms(value: unknown, field: string): Problem | undefined {
+  if (!Array.isArray(value)) return problem(field, 'must be an array of { platform, active }', 400, INVALID_ATTRIBUTE);
+  for (let i = 0; i < value.length; i++) {
+    const item = value[i];
+    const path = at(field, i);
+    if (!isObject(item)) return problem(path, 'must be an object { platform, active }', 400, INVALID_ATTRIBUTE);
+    const platform = own(item, 'platform');
+    if (platform === undefined) return problem(at(path, 'platform'), 'is required', 400, MISSING_ATTRIBUTE);
+    if (typeof platform !== 'string' || !(USER_PLATFORMS as readonly string[]).includes(platform)) {
+      return problem(at(path, 'platform'), oneOf(USER_PLATFORMS), 400, INVALID_ATTRIBUTE);
+    }
+    const active = own(item, 'active');
+    if (active !== undefined && active !== 'true' && active !== 'false' && typeof active !== 'boolean') {
+      return problem(at(path, 'active'), 'must be "true" or "false"', 400, INVALID_ATTRIBUTE);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether an attribute value is stored as a date (an ISO 8601 date-time string).
+ *
+ * @example
+ * isDateValue('2024-05-01T10:00:00Z'); // true
+ */
+export const isDateValue = (value: unknown): boolean => isIsoDateTime(value);
