@@ -5,7 +5,7 @@ import { eventUuids, seenKey, withoutSeen } from './dedup';
 import { errorBody, requestId, type Refusal } from './error-response';
 import { forward, retryAfterSeconds } from './forward';
 import { createMemoryStore } from './memory-store';
-import { consume, DEFAULT_RATE_LIMITS, type LimitCheck } from './rate-limit';
+import { consume, DEFAULT_RATE_LIMITS, release, type LimitCheck } from './rate-limit';
 import { readBody } from './read-body';
 import { matchRoute, OPERATIONS, ROUTES, type Route } from './routes';
 import type { Operation, ProxyConnectionInfo, ProxyHandler, ProxyKeys, ProxyLogEntry, ProxyOptions, ProxyStore } from './types';
@@ -259,7 +259,8 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
     amount: units,
     rule,
   }));
-  const retryAfter = await limit(config, clientChecks, log);
+  const limitedAt = Date.now();
+  const retryAfter = await limit(config, clientChecks, limitedAt, log);
   if (retryAfter) return refuseWith({ status: 429, message: 'Too many requests from this client', retryAfter });
 
   // Re-sends of events already forwarded are answered here, spending no upstream quota.
@@ -285,8 +286,9 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
     amount: units - deduplicated,
     rule,
   }));
-  const workspaceRetryAfter = await limit(config, workspaceChecks, log);
+  const workspaceRetryAfter = await limit(config, workspaceChecks, limitedAt, log);
   if (workspaceRetryAfter) {
+    await release(config.store, clientChecks, limitedAt).catch(() => {});
     return refuseWith({ status: 429, message: 'Workspace rate limit reached', retryAfter: workspaceRetryAfter });
   }
 
@@ -367,10 +369,10 @@ function eventUuidsCount(body: unknown): number {
 
 // The store is shared infrastructure (maybe Redis): when it fails, serve without limits or
 // memory rather than refuse real events. The log says so.
-async function limit(config: Config, checks: LimitCheck[], log: ProxyLogEntry): Promise<number> {
+async function limit(config: Config, checks: LimitCheck[], now: number, log: ProxyLogEntry): Promise<number> {
   if (checks.length === 0) return 0;
   try {
-    return await consume(config.store, checks, Date.now());
+    return await consume(config.store, checks, now);
   } catch {
     log.level = 'warn';
     log.message = 'store failed: rate limit skipped';

@@ -36,18 +36,31 @@ export interface LimitCheck {
  * Returns the seconds until the refusing window ends, or 0 when all budgets allowed it.
  */
 export async function consume(store: ProxyStore, checks: readonly LimitCheck[], now: number): Promise<number> {
-  const taken: Array<{ key: string; amount: number; ttl: number }> = [];
-  for (const { name, amount, rule } of checks) {
-    if (amount <= 0) continue;
-    const window = Math.floor(now / rule.windowMs);
-    const ttl = (window + 1) * rule.windowMs - now;
-    const key = `${name}:${rule.windowMs}:${window}`;
-    const total = await store.increment(key, amount, ttl);
-    taken.push({ key, amount, ttl });
-    if (total > rule.limit) {
-      await Promise.all(taken.map((t) => store.increment(t.key, -t.amount, t.ttl)));
+  const taken: LimitCheck[] = [];
+  for (const check of checks) {
+    if (check.amount <= 0) continue;
+    const { key, ttl } = counter(check, now);
+    const total = await store.increment(key, check.amount, ttl);
+    taken.push(check);
+    if (total > check.rule.limit) {
+      await release(store, taken, now);
       return Math.max(1, Math.ceil(ttl / 1000));
     }
   }
   return 0;
+}
+
+/** Gives back what `consume` took for `checks` (when a later budget refused the request). */
+export async function release(store: ProxyStore, checks: readonly LimitCheck[], now: number): Promise<void> {
+  await Promise.all(
+    checks.filter((check) => check.amount > 0).map((check) => {
+      const { key, ttl } = counter(check, now);
+      return store.increment(key, -check.amount, ttl);
+    }),
+  );
+}
+
+function counter({ name, rule }: LimitCheck, now: number): { key: string; ttl: number } {
+  const window = Math.floor(now / rule.windowMs);
+  return { key: `${name}:${rule.windowMs}:${window}`, ttl: (window + 1) * rule.windowMs - now };
 }

@@ -1,0 +1,227 @@
+// What the proxy does with the upstream's answers: dedup, retries, pass-through, limits, secrets.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProxyLogEntry } from '../../src/proxy/types';
+import { basic, experienceBody, harness, KEYS, type Harness } from './support';
+
+let h: Harness;
+afterEach(() => h?.close());
+
+const XP = '/v1/experiences/events';
+
+describe('dedup memory', () => {
+  it('answers a re-sent batch with success without forwarding it again', async () => {
+    h = await harness();
+    const body = experienceBody(3);
+    expect((await h.call(XP, { json: body })).status).toBe(200);
+    const again = await h.call(XP, { json: body });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-engage-deduplicated')).toBe('3');
+    expect(await again.json()).toMatchObject({ status: 'success' });
+    expect(await h.upstream.received()).toHaveLength(1);
+  });
+
+  it('strips already-forwarded actions from a mixed batch and forwards only the new ones', async () => {
+    h = await harness();
+    const first = experienceBody(2);
+    await h.call(XP, { json: first });
+    const fresh = experienceBody(1).elements[0]!.actions[0]!;
+    const mixed = { elements: [{ ...first.elements[0]!, actions: [...first.elements[0]!.actions, fresh] }] };
+    const res = await h.call(XP, { json: mixed });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-engage-deduplicated')).toBe('2');
+    const received = await h.upstream.received();
+    expect(received).toHaveLength(2);
+    const forwarded = JSON.parse(received[1]!.body);
+    expect(forwarded.elements[0].actions.map((a: { svc_event_uuid: string }) => a.svc_event_uuid)).toEqual([fresh.svc_event_uuid]);
+  });
+
+  it('does not remember events the upstream refused, so a fixed re-send goes through', async () => {
+    h = await harness();
+    const body = experienceBody(1);
+    await h.upstream.fault({ statuses: [400], count: 1 });
+    expect((await h.call(XP, { json: body })).status).toBe(400);
+    expect((await h.call(XP, { json: body })).status).toBe(200);
+    expect(await h.upstream.received()).toHaveLength(2);
+  });
+});
+
+describe('upstream failures', () => {
+  it('retries experience events on 5xx and answers the success', async () => {
+    h = await harness();
+    await h.upstream.fault({ statuses: [503], count: 2 });
+    const res = await h.call(XP, { json: experienceBody() });
+    expect(res.status).toBe(200);
+    expect(await h.upstream.received()).toHaveLength(3);
+  });
+
+  it('retries experience events after a connection reset', async () => {
+    h = await harness();
+    await h.upstream.fault({ statuses: ['reset'], count: 1 });
+    const res = await h.call(XP, { json: experienceBody() });
+    expect(res.status).toBe(200);
+    expect(await h.upstream.received()).toHaveLength(2);
+  });
+
+  it('passes the last 5xx through after its retries', async () => {
+    h = await harness({ retries: 1 });
+    await h.upstream.fault({ statuses: [500], count: 5 });
+    const res = await h.call(XP, { json: experienceBody() });
+    expect(res.status).toBe(500);
+    expect(await h.upstream.received()).toHaveLength(2);
+  });
+
+  it('answers 502 when the upstream cannot be reached at all', async () => {
+    h = await harness({ retries: 1 });
+    await h.upstream.fault({ statuses: ['reset'], count: 5 });
+    const res = await h.call(XP, { json: experienceBody() });
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({ title: 'Bad Gateway' });
+  });
+
+  it('answers 504 when the upstream does not answer in time', async () => {
+    h = await harness({ retries: 0, upstreamTimeoutMs: 50 });
+    await h.upstream.fault({ statuses: [200], count: 1, latencyMs: 1_000 });
+    const res = await h.call(XP, { json: experienceBody() });
+    expect(res.status).toBe(504);
+  });
+
+  it('never retries users or events (not idempotent)', async () => {
+    h = await harness({ operations: ['users', 'events'] });
+    await h.upstream.fault({ statuses: [500], count: 5 });
+    const res = await h.call('/v1/event', { json: { type: 'event', customer_id: 'user-42', actions: [{ action: 'Bought' }] } });
+    expect(res.status).toBe(500);
+    expect(await h.upstream.received()).toHaveLength(1);
+  });
+
+  it('passes 429 through with a Retry-After', async () => {
+    h = await harness();
+    await h.upstream.fault({ statuses: [429], count: 1, retryAfterSeconds: 7 });
+    const res = await h.call(XP, { json: experienceBody() });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('7');
+    expect(await h.upstream.received()).toHaveLength(1);
+  });
+
+  it('passes 401 through (a rotated key) and picks up a new key from the keys function without restart', async () => {
+    let keys = { personalize: 'old-key-that-was-rotated' };
+    h = await harness({ keys: () => keys });
+    await h.upstream.fault({ statuses: [401], count: 1 });
+    const refused = await h.call(XP, { json: experienceBody() });
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).not.toContain('old-key');
+    keys = { personalize: KEYS.personalize };
+    expect((await h.call(XP, { json: experienceBody() })).status).toBe(200);
+    const received = await h.upstream.received();
+    expect(received[1]!.headers.authorization).toBe(basic(KEYS.personalize));
+  });
+});
+
+describe('limits', () => {
+  it('gives back what a refused request counted, so it spends no budget', async () => {
+    h = await harness({
+      rateLimits: { experienceEvents: { client: [{ limit: 4, windowMs: 60_000 }], workspace: [{ limit: 3, windowMs: 60_000 }] } },
+    });
+    expect((await h.call(XP, { json: experienceBody(4) })).status).toBe(429); // workspace refuses 4 > 3
+    // Had the refused request kept its 4 client units, this one would be refused by the client budget.
+    expect((await h.call(XP, { json: experienceBody(3) })).status).toBe(200);
+    expect((await h.call(XP, { json: experienceBody(1) })).status).toBe(429);
+    expect(await h.upstream.received()).toHaveLength(1);
+  });
+
+  it('counts per client address, so one client cannot spend another one’s budget', async () => {
+    h = await harness({ rateLimits: { experienceEvents: { client: [{ limit: 2, windowMs: 60_000 }] } } });
+    expect((await h.call(XP, { json: experienceBody(2), clientAddress: '198.51.100.1' })).status).toBe(200);
+    expect((await h.call(XP, { json: experienceBody(1), clientAddress: '198.51.100.1' })).status).toBe(429);
+    expect((await h.call(XP, { json: experienceBody(2), clientAddress: '198.51.100.2' })).status).toBe(200);
+  });
+
+  it('mirrors the file-import status quota of 50 requests per minute by default', async () => {
+    h = await harness({ operations: ['fileImportStatus'], authorize: () => true });
+    for (let i = 0; i < 50; i++) expect((await h.call('/v1.0/data/fileimports/import/status', { json: {} })).status).toBe(200);
+    const res = await h.call('/v1.0/data/fileimports/import/status', { json: {} });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toMatchObject({ status: 'fail', error: { type: 'Rate Limits Exceeded' } });
+    expect(await h.upstream.received()).toHaveLength(50);
+  });
+});
+
+describe('identity and headers', () => {
+  it('fills in customer_id from the session when the body has none', async () => {
+    h = await harness({ resolveCustomer: () => 'user-42' });
+    const body = experienceBody(1);
+    delete (body.elements[0] as { customer_id?: string }).customer_id;
+    expect((await h.call(XP, { json: body })).status).toBe(200);
+    const [got] = await h.upstream.received();
+    expect(JSON.parse(got!.body).elements[0].customer_id).toBe('user-42');
+  });
+
+  it('never forwards Authorization, Cookie or other incoming headers', async () => {
+    h = await harness();
+    await h.call(XP, {
+      json: experienceBody(),
+      headers: { authorization: 'Bearer browser-token', cookie: 'session=abc', 'x-custom': '1', 'svc-appkey': 'OTHER' },
+    });
+    const [got] = await h.upstream.received();
+    expect(got!.headers.authorization).toBe(basic(KEYS.personalize));
+    expect(got!.headers.cookie).toBeUndefined();
+    expect(got!.headers['x-custom']).toBeUndefined();
+    expect(got!.headers['svc-appkey']).toBe('ENGAGEDEMO01');
+  });
+
+  it('discards X-Forwarded-For from an untrusted peer and sends the peer address', async () => {
+    h = await harness();
+    await h.call(XP, { json: experienceBody(), headers: { 'x-forwarded-for': '1.2.3.4' }, clientAddress: '203.0.113.7' });
+    const [got] = await h.upstream.received();
+    expect(got!.headers['x-forwarded-for']).toBe('203.0.113.7');
+  });
+
+  it('keeps the hops a trusted proxy vouches for, dropping what the client wrote before them', async () => {
+    h = await harness({ trustedProxies: ['10.0.0.0/8'] });
+    await h.call(XP, {
+      json: experienceBody(),
+      headers: { 'x-forwarded-for': '6.6.6.6, 198.51.100.9, 10.1.2.3' },
+      clientAddress: '::ffff:10.0.0.2',
+    });
+    const [got] = await h.upstream.received();
+    expect(got!.headers['x-forwarded-for']).toBe('198.51.100.9, 10.1.2.3, 10.0.0.2');
+  });
+
+  it('adds CORS headers (and exposes Retry-After) to answers for allowed origins', async () => {
+    h = await harness({ allowedOrigins: ['https://www.example.com'] });
+    const res = await h.call(XP, { json: experienceBody(), headers: { origin: 'https://www.example.com' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://www.example.com');
+    expect(res.headers.get('access-control-expose-headers')).toContain('Retry-After');
+  });
+
+  it('lets same-origin requests through without a list entry', async () => {
+    h = await harness({ allowedOrigins: [] });
+    const res = await h.call(XP, { json: experienceBody(), headers: { origin: 'https://shop.example' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('secrets', () => {
+  it('never puts a key in a log line or a response, whatever happens', async () => {
+    const lines: string[] = [];
+    const logger = (entry: ProxyLogEntry) => lines.push(JSON.stringify(entry));
+    h = await harness({ logger, operations: ['experienceEvents', 'users'], retries: 0 });
+    const bodies: string[] = [];
+    const run = async (fault?: Parameters<Harness['upstream']['fault']>[0]) => {
+      if (fault) await h.upstream.fault(fault);
+      bodies.push(await (await h.call(XP, { json: experienceBody() })).text());
+      bodies.push(await (await h.call('/v1/customer', { json: { type: 'customer', customer_id: 'u-1', attributes: {} } })).text());
+    };
+    await run();
+    await run({ statuses: [401], count: 2 });
+    await run({ statuses: [500], count: 2 });
+    await run({ statuses: ['reset'], count: 2 });
+    await run({ statuses: [429], count: 2 });
+    expect(lines.length).toBe(10);
+    for (const text of [...lines, ...bodies]) {
+      for (const key of Object.values(KEYS)) expect(text).not.toContain(key);
+      expect(text).not.toContain(basic(KEYS.personalize).slice(6));
+    }
+  });
+});

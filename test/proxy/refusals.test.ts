@@ -1,0 +1,173 @@
+// Every refusal answers in the operation's upstream error shape and reaches nothing upstream.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProxy } from '../../src/proxy/create-proxy';
+import { experienceBody, harness, KEYS, PROXY_ORIGIN, type Harness } from './support';
+
+let h: Harness;
+afterEach(async () => {
+  if (h) expect(await h.upstream.received(), 'the upstream must have received nothing').toHaveLength(0);
+  await h?.close();
+});
+
+const XP = '/v1/experiences/events';
+
+describe('origin', () => {
+  it('refuses a request from an origin not on the list, without CORS headers', async () => {
+    h = await harness({ allowedOrigins: ['https://www.example.com'] });
+    const res = await h.call(XP, { json: experienceBody(), headers: { origin: 'https://evil.example' } });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await res.json()).toMatchObject({ title: 'Forbidden', description: 'Origin not allowed' });
+  });
+
+  it('refuses the preflight of an origin not on the list', async () => {
+    h = await harness({ allowedOrigins: ['https://www.example.com'] });
+    const res = await h.call(XP, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers the preflight of an allowed origin with methods, Content-Type and a max age', async () => {
+    h = await harness({ allowedOrigins: ['https://www.example.com'] });
+    const res = await h.call(XP, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://www.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://www.example.com');
+    expect(res.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+    expect(res.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    expect(res.headers.get('access-control-max-age')).toBe('7200');
+    expect(res.headers.get('vary')).toBe('Origin');
+  });
+
+  it('refuses Origin: null (sandboxed frames, file://) unless listed', async () => {
+    h = await harness({ allowedOrigins: ['https://www.example.com'] });
+    const res = await h.call(XP, { json: experienceBody(), headers: { origin: 'null' } });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('operations', () => {
+  it('refuses users and events unless opted in (default: experience events only)', async () => {
+    h = await harness();
+    const users = await h.call('/v1/customer', { json: { type: 'customer', customer_id: 'user-42', attributes: {} } });
+    expect(users.status).toBe(403);
+    expect(await users.json()).toMatchObject({ status: 'fail', error: { message: "Operation 'users' is not enabled on this proxy" } });
+    const events = await h.call('/v1/event', { json: { type: 'event', customer_id: 'user-42', actions: [{ action: 'x' }] } });
+    expect(events.status).toBe(403);
+  });
+
+  it('refuses an administrative operation when authorize says no (campaign error shape)', async () => {
+    h = await harness({ operations: ['campaignUpdate', 'fileImportStatus'], authorize: () => false });
+    const res = await h.call('/core-services/v1/campaigns/camp_1', { method: 'PATCH', json: { request_id: 'r', updated_by: 'a@b.co' } });
+    expect(res.status).toBe(403);
+    const body = await res.json();
+    expect(body.error.code).toBe('403 Forbidden');
+    const fi = await h.call('/v1.0/data/fileimports/import/status', { json: {} });
+    expect(fi.status).toBe(403);
+  });
+
+  it('refuses when authorize throws, without crashing', async () => {
+    h = await harness({ operations: ['fileImportStatus'], authorize: () => { throw new Error('session store down'); } });
+    const res = await h.call('/v1.0/data/fileimports/import/status', { json: {} });
+    expect(res.status).toBe(500);
+    expect(await res.text()).not.toContain('session store down');
+  });
+
+  it('will not start an administrative operation without an authorize hook', () => {
+    expect(() => createProxy({ workspaceId: 'W1', keys: KEYS, baseUrl: 'http://127.0.0.1:1', operations: ['campaignUpdate'] })).toThrow(
+      /'campaignUpdate' is administrative and needs an authorize/,
+    );
+  });
+
+  it('answers 405 with Allow for the wrong method, and 404 for unknown paths', async () => {
+    h = await harness();
+    const get = await h.call(XP, { method: 'GET' });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
+    expect((await h.call('/v1/nothing', { json: {} })).status).toBe(404);
+    expect((await h.call('/../v1/experiences/events', { json: experienceBody() })).status).toBe(404);
+  });
+});
+
+describe('size and media type', () => {
+  it('refuses a body over the limit with 413 (declared length)', async () => {
+    h = await harness({ maxBodyBytes: 1_000 });
+    const res = await h.call(XP, { json: experienceBody(20) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ title: 'Payload Too Large' });
+  });
+
+  it('refuses a streamed body over the limit with 413 (no declared length)', async () => {
+    h = await harness({ maxBodyBytes: 1_000 });
+    const chunk = new TextEncoder().encode(JSON.stringify(experienceBody(5)));
+    const stream = new ReadableStream({ start(c) { for (let i = 0; i < 10; i++) c.enqueue(chunk); c.close(); } });
+    const res = await h.proxy(
+      new Request(`${PROXY_ORIGIN}/engage${XP}`, { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit),
+    );
+    expect(res.status).toBe(413);
+  });
+
+  it('refuses a non-JSON content type with 415', async () => {
+    h = await harness({ operations: ['users'] });
+    const res = await h.call('/v1/customer', { method: 'POST', body: 'type=customer', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ status: 'fail', error: { type: 'MediaTypeError' } });
+  });
+
+  it('refuses malformed JSON with 400 in the upstream shape', async () => {
+    h = await harness();
+    const res = await h.call(XP, { method: 'POST', body: '{"elements": [', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ title: 'Malformed JSON' });
+  });
+});
+
+describe('rate limits', () => {
+  it('answers 429 with Retry-After once a client spends its budget, and counts events not requests', async () => {
+    h = await harness({ rateLimits: { experienceEvents: { client: [{ limit: 5, windowMs: 60_000 }] } } });
+    // 6 events in one request exceed a budget of 5 events.
+    const res = await h.call(XP, { json: experienceBody(6) });
+    expect(res.status).toBe(429);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(await res.json()).toMatchObject({ title: 'Rate Limits Exceeded' });
+  });
+});
+
+describe('identity', () => {
+  it('refuses a body naming another customer than the session (403) and a request without session (401)', async () => {
+    h = await harness({ resolveCustomer: (r) => r.headers.get('x-test-session') ?? undefined });
+    const spoofed = await h.call(XP, { json: experienceBody(1, 'someone-else'), headers: { 'x-test-session': 'user-42' } });
+    expect(spoofed.status).toBe(403);
+    expect(await spoofed.json()).toMatchObject({ description: 'elements[0].customer_id does not match the signed-in customer' });
+    const anonymous = await h.call(XP, { json: experienceBody(1, 'user-42') });
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('path tricks and header injection', () => {
+  for (const id of ['..%2F..%2Fv1%2Fcustomer%2FX', 'camp%0D%0AX-Injected:%201', 'a%2Fb', 'camp%5C..', '%2e%2e%2fx', 'a b', 'x'.repeat(129)]) {
+    it(`refuses campaign id ${id.slice(0, 30)}`, async () => {
+      h = await harness({ operations: ['campaignUpdate'], authorize: () => true });
+      const res = await h.call(`/core-services/v1/campaigns/${id}`, { method: 'PATCH', json: { request_id: 'r', updated_by: 'a@b.co' } });
+      expect([400, 404]).toContain(res.status);
+      if (res.status === 400) expect((await res.json()).error.target).toBe('campaign_id');
+    });
+  }
+
+  it('refuses to send a key that could split a header, and says nothing about it', async () => {
+    const bad = 'abc\r\nX-Evil: 1';
+    h = await harness({ keys: () => ({ personalize: bad }) });
+    const res = await h.call(XP, { json: experienceBody() });
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain('abc');
+    expect(text).not.toContain('X-Evil');
+  });
+});
