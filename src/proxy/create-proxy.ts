@@ -3,11 +3,13 @@ import { forwardedFor, trustMatcher } from './client-address';
 import { bindCustomer, isObject } from './customer';
 import { eventUuids, seenKey, withoutSeen } from './dedup';
 import { errorBody, requestId, type Refusal } from './error-response';
+import type { Problem } from '../upstream/problem';
 import { forward, retryAfterSeconds } from './forward';
 import { createMemoryStore } from './memory-store';
 import { consume, DEFAULT_RATE_LIMITS, release, type LimitCheck } from './rate-limit';
 import { readBody } from './read-body';
-import { matchRoute, OPERATIONS, ROUTES, type Route } from './routes';
+import { matchRoute, OPERATION_NAMES, UPSTREAM_ORIGIN, type Route } from './routes';
+import { OPERATIONS } from '../upstream/operations';
 import type { Operation, ProxyConnectionInfo, ProxyHandler, ProxyKeys, ProxyLogEntry, ProxyOptions, ProxyStore } from './types';
 import { validateBody } from './validate';
 
@@ -67,7 +69,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       // Never let an exception (ours or a hook's) take the server down or say anything internal.
       log.level = 'error';
       log.message = 'unexpected error';
-      response = json(500, errorBody(log.operation, { status: 500, message: 'Unexpected error in the proxy' }, requestId()));
+      response = json(500, errorBody(log.operation, { status: 500, message: 'Unexpected error in the proxy' }));
     }
     if (options.logger) {
       log.status = response.status;
@@ -94,7 +96,7 @@ function configure(options: ProxyOptions): Config {
   const operations = options.operations ?? ['experienceEvents'];
   if (!Array.isArray(operations)) fail('operations must be an array');
   for (const operation of operations) {
-    if (!OPERATIONS.includes(operation)) fail(`operations: '${String(operation)}' is not one of ${OPERATIONS.join(', ')}`);
+    if (!OPERATION_NAMES.includes(operation)) fail(`operations: '${String(operation)}' is not one of ${OPERATION_NAMES.join(', ')}`);
     if (ADMIN.has(operation) && typeof options.authorize !== 'function') {
       fail(`operations: '${operation}' is administrative and needs an authorize(request, operation) hook`);
     }
@@ -115,7 +117,8 @@ function configure(options: ProxyOptions): Config {
     origins[name] = value.replace(/\/+$/, '');
   }
   for (const operation of operations) {
-    const { origin, tile } = ROUTES[operation];
+    const origin = UPSTREAM_ORIGIN[operation];
+    const tile = OPERATIONS[operation].keyTile;
     if (!origins[origin]) fail(`${origin} is required for the '${operation}' operation`);
     if (isObject(options.keys) && !options.keys[tile]) fail(`keys.${tile} is required for the '${operation}' operation`);
   }
@@ -134,11 +137,11 @@ function configure(options: ProxyOptions): Config {
   }
   const maxBody = { ...DEFAULT_MAX_BODY };
   if (typeof options.maxBodyBytes === 'number') {
-    for (const operation of OPERATIONS) maxBody[operation] = options.maxBodyBytes;
+    for (const operation of OPERATION_NAMES) maxBody[operation] = options.maxBodyBytes;
   } else if (options.maxBodyBytes) {
     Object.assign(maxBody, options.maxBodyBytes);
   }
-  for (const operation of OPERATIONS) {
+  for (const operation of OPERATION_NAMES) {
     if (!(maxBody[operation] > 0)) fail(`maxBodyBytes for '${operation}' must be a positive number`);
   }
   return {
@@ -163,11 +166,10 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   const { basePath } = config;
   log.path = url.pathname;
   if (basePath && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
-    return json(404, errorBody(undefined, { status: 404, message: 'No such route' }, requestId()));
+    return json(404, errorBody(undefined, { status: 404, message: 'No such route' }));
   }
-  const match = matchRoute(url.pathname.slice(basePath.length));
-  if (!match) return json(404, errorBody(undefined, { status: 404, message: 'No such route' }, requestId()));
-  const { route } = match;
+  const route = matchRoute(url.pathname.slice(basePath.length), config.workspaceId);
+  if (!route) return json(404, errorBody(undefined, { status: 404, message: 'No such route' }));
   const operation = route.operation;
   log.operation = operation;
 
@@ -185,7 +187,7 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
         vary: 'Origin',
         ...(config.allowCredentials ? { 'access-control-allow-credentials': 'true' } : {}),
       };
-  const refuseWith = (refusal: Refusal) => refuse(operation, refusal, cors);
+  const refuseWith = (refusal: Refusal | Problem) => refuse(operation, refusal, cors);
 
   if (request.method === 'OPTIONS') {
     if (!config.enabled.has(operation)) return refuseWith({ status: 403, message: `Operation '${operation}' is not enabled on this proxy` });
@@ -206,7 +208,7 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   if (!config.enabled.has(operation)) {
     return refuseWith({ status: 403, message: `Operation '${operation}' is not enabled on this proxy` });
   }
-  if ('badCampaignId' in match) {
+  if (route.upstreamPath === undefined) {
     return refuseWith({ status: 400, field: 'campaign_id', message: 'campaign_id must be 1-128 characters of A-Z a-z 0-9 _ -' });
   }
   if (ADMIN.has(operation)) {
@@ -246,9 +248,7 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   }
 
   const problem = validateBody(operation, body);
-  if (problem) {
-    return refuseWith({ status: problem.status, field: problem.field, message: `${problem.field}: ${problem.rule}`, type: problem.type });
-  }
+  if (problem) return refuseWith(problem);
 
   const peer = forwardedFor(info?.clientAddress, request.headers.get('x-forwarded-for'), config.trusted);
   log.clientAddress = peer.client;
@@ -314,7 +314,7 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
     accept: 'application/json',
   };
   if (peer.chain) headers['x-forwarded-for'] = peer.chain;
-  const target = config.origins[route.origin]! + route.upstreamPath(config.workspaceId, 'campaignId' in match ? match.campaignId : '');
+  const target = config.origins[route.origin]! + route.upstreamPath;
   const result = await forward(
     config.fetch,
     target,
@@ -416,10 +416,11 @@ function redact(text: string, ...secrets: string[]): string {
   return out;
 }
 
-function refuse(operation: Operation | undefined, refusal: Refusal, cors: Record<string, string> = {}): Response {
-  const headers: Record<string, string> = { ...cors, ...refusal.headers };
-  if (refusal.retryAfter !== undefined) headers['retry-after'] = String(refusal.retryAfter);
-  return json(refusal.status, errorBody(operation, refusal, requestId()), headers);
+function refuse(operation: Operation | undefined, refusal: Refusal | Problem, cors: Record<string, string> = {}): Response {
+  const headers: Record<string, string> = { ...cors };
+  if ('headers' in refusal) Object.assign(headers, refusal.headers);
+  if ('retryAfter' in refusal && refusal.retryAfter !== undefined) headers['retry-after'] = String(refusal.retryAfter);
+  return json(refusal.status, errorBody(operation, refusal), headers);
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

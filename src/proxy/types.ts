@@ -1,7 +1,9 @@
 // Type-only module: the proxy's public option and store types.
 
-/** The five upstream operations the proxy can route. */
-export type Operation = 'experienceEvents' | 'users' | 'events' | 'campaignUpdate' | 'fileImportStatus';
+import type { Operation } from '../upstream/operations';
+
+/** The five upstream operations the proxy can route (names shared with the emulator and client). */
+export type { Operation };
 
 /** Upstream API keys, one per tile. Only the proxy (server side) ever holds them. */
 export interface ProxyKeys {

@@ -1,20 +1,11 @@
+import type { Problem } from '../upstream/problem';
+import { validate } from '../upstream/validate';
 import type { Operation } from './types';
 
-/** The first rule a body broke (the shape of the shared upstream rules' `Problem`). */
-export interface BodyProblem {
-  field: string;
-  rule: string;
-  status: number;
-  type?: string;
-}
-
 /**
- * Validation before forwarding, so bad bodies never spend upstream quota.
- * Placeholder until the shared upstream rules (src/upstream) land; then it delegates to them.
+ * Validation before forwarding, with the shared upstream rules (the emulator runs the same
+ * ones), so bad bodies never spend upstream quota and are answered in the upstream's words.
  */
-export function validateBody(_operation: Operation, body: unknown): BodyProblem | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { field: 'body', rule: 'must be a JSON object', status: 400 };
-  }
-  return undefined;
+export function validateBody(operation: Operation, body: unknown): Problem | undefined {
+  return validate(operation, body, { now: Date.now() });
 }

@@ -171,3 +171,65 @@ describe('path tricks and header injection', () => {
     expect(text).not.toContain('X-Evil');
   });
 });
+
+describe('validation before forwarding (shared upstream rules, upstream error shapes)', () => {
+  it('experience events: an unknown action', async () => {
+    h = await harness();
+    const body = experienceBody(1);
+    body.elements[0]!.actions[0]!.action = 'SVC_PERSONALIZATION_MESSAGE_HOVERED';
+    const res = await h.call(XP, { json: body });
+    expect(res.status).toBe(400);
+    const json = await res.json();
+    expect(json).toMatchObject({ title: 'Invalid Field Value' });
+    expect(json.description).toContain('elements[0].actions[0].action');
+    expect(typeof json.code).toBe('string');
+  });
+
+  it('experience events: more than 100 elements', async () => {
+    h = await harness();
+    const one = experienceBody(1).elements[0]!;
+    const res = await h.call(XP, { json: { elements: Array.from({ length: 101 }, () => one) } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).description).toContain('elements');
+  });
+
+  it('users: a missing customer_id', async () => {
+    h = await harness({ operations: ['users'] });
+    const res = await h.call('/v1/customer', { json: { type: 'customer', attributes: { plan: 'gold' } } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ status: 'fail', error: { attribute: 'customer_id', type: 'MissingAttributeError' } });
+  });
+
+  it('events: an empty actions array', async () => {
+    h = await harness({ operations: ['events'] });
+    const res = await h.call('/v1/event', { json: { type: 'event', customer_id: 'user-42', actions: [] } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ status: 'fail', error: { attribute: 'actions' } });
+  });
+
+  it('campaign update: a missing request_id', async () => {
+    h = await harness({ operations: ['campaignUpdate'], authorize: () => true });
+    const res = await h.call('/core-services/v1/campaigns/camp_1', { method: 'PATCH', json: { updated_by: 'ops@example.com' } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: '400 Bad Request', target: 'request_id' } });
+  });
+
+  it('file-import status: an unknown date format', async () => {
+    h = await harness({ operations: ['fileImportStatus'], authorize: () => true });
+    const res = await h.call('/v1.0/data/fileimports/import/status', {
+      json: { date: { start_date: '2024-11-14', end_date: '2024-11-14', format: 'MM/DD/YYYY' } },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ status: 'FAILURE' });
+  });
+
+  it('a __proto__ key anywhere in the body', async () => {
+    h = await harness({ operations: ['users'] });
+    const res = await h.call('/v1/customer', {
+      method: 'POST',
+      body: '{"type":"customer","customer_id":"user-42","attributes":{"__proto__":{"admin":true}}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+  });
+});
