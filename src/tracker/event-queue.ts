@@ -25,10 +25,8 @@ export interface EventQueue {
   unsaved(): StoredEvent[];
   /** Removes every event of the namespace. */
   clear(): Promise<void>;
-  /** Claims (or renews) the cross-tab flush lease; false while another live tab holds it. */
-  lease(owner: string, ttlMs: number, release?: boolean): Promise<boolean>;
-  /** False once storage fell back to memory. */
-  readonly durable: boolean;
+  /** Claims (or with `ttlMs` 0, releases) the cross-tab flush lease; false while another live tab holds it. */
+  lease(owner: string, ttlMs: number): Promise<boolean>;
 }
 
 const SEGMENT_SIZE = 250;
@@ -38,23 +36,15 @@ type Key = [string, number, string];
 export function createEventQueue(namespace: string, timeoutMs: number, report: (error: StorageError) => void): EventQueue {
   // Events this tab recorded that IndexedDB does not hold yet (pending or failed writes).
   const memory = new Map<string, StoredEvent>();
-  // Where each event read from IndexedDB lives, so `remove` rewrites only those segments.
-  const segmentOf = new Map<string, string>();
-  const segmentKeys = new Map<string, Key>();
+  // The segment holding each event written or read, so `remove` rewrites only those segments.
+  const segmentOf = new Map<string, Key>();
+  const range = () => IDBKeyRange.bound([namespace], [namespace, []]);
   let pending: StoredEvent[] = [];
-  let writing: Promise<void> = Promise.resolve();
+  let writing: Promise<unknown> = Promise.resolve();
   let store: UseStore | undefined;
   let opened = false;
-  let failed = typeof indexedDB === 'undefined';
+  let failed = false;
   let reported = false;
-
-  const fail = (cause: unknown, what: string) => {
-    if (!reported) {
-      reported = true;
-      report(new StorageError(`IndexedDB ${what} failed; events are kept in memory`, { cause }));
-    }
-  };
-  if (failed) fail(undefined, 'is unavailable:');
 
   /**
    * The first use waits for the database to open, bounded by `timeoutMs`: Safari can leave `open`
@@ -65,7 +55,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ready = Promise.race([
       raw('readonly', () => (opened = true)),
-      new Promise<never>((_, reject) => {
+      new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error(`open timed out after ${timeoutMs} ms`)), timeoutMs);
       }),
     ]).finally(() => clearTimeout(timer));
@@ -77,120 +67,86 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
    * in the background) gets a fresh store and one retry. Failing to open, or failing twice, puts
    * this page on memory for good; any other failure (quota) keeps its events in memory.
    */
-  async function tx<T>(mode: IDBTransactionMode, body: (s: IDBObjectStore) => Promise<T>, what: string): Promise<T | undefined> {
+  async function tx<T>(mode: IDBTransactionMode, body: (s: IDBObjectStore) => Promise<T>): Promise<T | undefined> {
     for (let attempt = 0; !failed; attempt++) {
       try {
+        if (typeof indexedDB === 'undefined') throw new Error('IndexedDB is unavailable');
         return await (store ??= openStore())(mode, body);
-      } catch (error) {
+      } catch (cause) {
         store = undefined;
-        const closed = (error as DOMException)?.name === 'InvalidStateError';
-        if (closed && attempt === 0) continue;
+        const closed = (cause as DOMException)?.name === 'InvalidStateError';
+        if (closed && !attempt) continue;
         if (!opened || closed) failed = true;
-        fail(error, what);
+        if (!reported) report(new StorageError('IndexedDB failed; events are kept in memory', { cause }));
+        reported = true;
+        return undefined;
       }
-      break;
     }
     return undefined;
   }
 
-  function write(): Promise<void> {
+  const done = (s: IDBObjectStore) => promisifyRequest(s.transaction).then(() => true);
+
+  function write(): void {
     // Events delivered from memory before their write ran are not written at all.
+    const segments: Array<[Key, StoredEvent[]]> = [];
     const events = pending.filter((event) => memory.has(event.uuid));
     pending = [];
+    for (let i = 0; i < events.length; i += SEGMENT_SIZE) {
+      const segment = events.slice(i, i + SEGMENT_SIZE);
+      segments.push([[namespace, segment[0]!.recordedAt, segment[0]!.uuid], segment]);
+    }
     writing = writing.then(async () => {
-      if (!events.length) return;
-      const segments: Array<[Key, StoredEvent[]]> = [];
-      for (let i = 0; i < events.length; i += SEGMENT_SIZE) {
-        const segment = events.slice(i, i + SEGMENT_SIZE);
-        segments.push([[namespace, segment[0]!.recordedAt, segment[0]!.uuid], segment]);
-      }
-      const ok = await tx(
-        'readwrite',
-        (s) => {
-          for (const [key, segment] of segments) s.put(segment, key);
-          return promisifyRequest(s.transaction).then(() => true);
-        },
-        'write',
-      );
-      if (!ok) return;
+      if (!segments.length || !(await tx('readwrite', (s) => (segments.forEach(([key, value]) => s.put(value, key)), done(s))))) return;
       const deliveredMeanwhile: string[] = [];
       for (const [key, segment] of segments) {
-        const id = key.join(' ');
-        segmentKeys.set(id, key);
-        for (const event of segment) {
-          segmentOf.set(event.uuid, id);
-          if (!memory.delete(event.uuid)) deliveredMeanwhile.push(event.uuid);
+        for (const { uuid } of segment) {
+          segmentOf.set(uuid, key);
+          if (!memory.delete(uuid)) deliveredMeanwhile.push(uuid);
         }
       }
       if (deliveredMeanwhile.length) await remove(deliveredMeanwhile);
     });
-    return writing;
   }
 
   async function remove(uuids: string[]): Promise<void> {
     const gone = new Set(uuids);
-    const touched = new Set<string>();
+    const touched = new Map<string, Key>();
     for (const uuid of uuids) {
+      const key = segmentOf.get(uuid);
+      if (key) touched.set(key.join(), key);
       memory.delete(uuid);
-      const id = segmentOf.get(uuid);
-      if (id) touched.add(id);
       segmentOf.delete(uuid);
     }
     if (!touched.size) return;
-    await tx(
-      'readwrite',
-      async (s) => {
-        await Promise.all(
-          [...touched].map(async (id) => {
-            const key = segmentKeys.get(id)!;
-            const segment = (await promisifyRequest(s.get(key))) as StoredEvent[] | undefined;
-            const left = segment?.filter((event) => !gone.has(event.uuid));
-            if (left?.length) s.put(left, key);
-            else s.delete(key);
-          }),
-        );
-        return promisifyRequest(s.transaction);
-      },
-      'delete',
-    );
+    await tx('readwrite', async (s) => {
+      for (const key of touched.values()) {
+        const left = ((await promisifyRequest(s.get(key))) as StoredEvent[] | undefined)?.filter((e) => !gone.has(e.uuid));
+        if (left?.length) s.put(left, key);
+        else s.delete(key);
+      }
+      return done(s);
+    });
   }
 
-  const range = () => IDBKeyRange.bound([namespace], [namespace, []]);
-
   return {
-    get durable() {
-      return !failed;
-    },
-
     push(event) {
       memory.set(event.uuid, event);
-      if (failed) return;
       if (!pending.length) queueMicrotask(write);
       pending.push(event);
     },
 
     async read() {
       await writing;
-      const stored = await tx(
-        'readonly',
-        async (s) => {
-          const [keys, values] = await Promise.all([
-            promisifyRequest(s.getAllKeys(range())),
-            promisifyRequest(s.getAll(range())),
-          ]);
-          return { keys: keys as Key[], values: values as StoredEvent[][] };
-        },
-        'read',
+      const stored = await tx('readonly', (s) =>
+        Promise.all([promisifyRequest(s.getAllKeys(range())), promisifyRequest(s.getAll(range()))]),
       );
-      segmentOf.clear();
-      segmentKeys.clear();
       const all = new Map<string, StoredEvent>();
-      stored?.keys.forEach((key, i) => {
-        const id = key.join(' ');
-        segmentKeys.set(id, key);
-        for (const event of stored.values[i]!) {
+      segmentOf.clear();
+      stored?.[0].forEach((key, i) => {
+        for (const event of (stored[1] as StoredEvent[][])[i]!) {
           all.set(event.uuid, event);
-          segmentOf.set(event.uuid, id);
+          segmentOf.set(event.uuid, key as Key);
         }
       });
       memory.forEach((event) => all.set(event.uuid, event));
@@ -205,26 +161,21 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
       memory.clear();
       pending = [];
       await writing;
-      await tx('readwrite', (s) => (s.delete(range()), promisifyRequest(s.transaction)), 'clear');
+      await tx('readwrite', (s) => (s.delete(range()), done(s)));
     },
 
-    async lease(owner, ttlMs, release) {
-      if (failed) return true;
+    async lease(owner, ttlMs) {
       const key = `lease ${namespace}`;
       const now = Date.now();
-      const granted = await tx(
-        'readwrite',
-        async (s) => {
+      // Storage failing mid-way leaves this tab on its own, with nothing shared left to guard.
+      return (
+        (await tx('readwrite', async (s) => {
           const held = (await promisifyRequest(s.get(key))) as { owner: string; until: number } | undefined;
           if (held && held.owner !== owner && held.until > now) return false;
-          if (release) s.delete(key);
-          else s.put({ owner, until: now + ttlMs }, key);
+          s.put({ owner, until: now + ttlMs }, key);
           return true;
-        },
-        'lease',
+        })) ?? true
       );
-      // Storage failed mid-way: this tab is on its own now, and nothing shared is left to guard.
-      return granted ?? true;
     },
   };
 }

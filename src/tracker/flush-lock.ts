@@ -29,6 +29,6 @@ export async function withFlushLock<T>(
     return await fn();
   } finally {
     clearInterval(renew);
-    void queue.lease(owner, 0, true);
+    void queue.lease(owner, 0);
   }
 }

@@ -1,0 +1,85 @@
+// Runs in Chromium: our tracker and a naive baseline (one idb-keyval `set` and one `fetch` per
+// event), measured the same way in the same page.
+import { createStore, promisifyRequest, set } from 'idb-keyval';
+import { createTracker } from '/dist/index.js';
+
+const context = {
+  cid: '65f1c0ffee', experience: 'Homepage hero', svc_locale_id: '0', svc_variation_id: '2',
+  audience_name: 'All users', audience_id: '5A', type: 'Web Personalization',
+};
+const endpoint = '/engage';
+const longTasks = [];
+new PerformanceObserver((list) => longTasks.push(...list.getEntries().map((entry) => entry.duration))).observe({ type: 'longtask' });
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Longest long task (ms) seen from now until `settle` ms after `until` resolves. */
+async function watchLongTasks(until) {
+  longTasks.length = 0;
+  const value = await until();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return { value, longestTaskMs: Math.max(0, ...longTasks) };
+}
+
+/** Waits until every write issued so far to `db`/`store` has committed (IDB orders transactions). */
+async function committed(db, store) {
+  await nextTask();
+  await createStore(db, store)('readonly', (s) => promisifyRequest(s.count()));
+}
+
+window.bench = {
+  async ours(n) {
+    // Warm up (JIT, database open) outside the measurement.
+    const warm = createTracker({ endpoint, customerId: 'bench', batchSize: 1e9, flushInterval: 1e9, namespace: 'warm' });
+    for (let i = 0; i < 500; i++) warm.shown(context);
+    await committed('engage-sdk-v1', 'queue');
+    warm.destroy();
+
+    const tracker = createTracker({ endpoint, customerId: 'bench', batchSize: 1e9, flushInterval: 1e9, namespace: 'bench' });
+    const { value, longestTaskMs } = await watchLongTasks(async () => {
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) tracker.shown(context);
+      const t1 = performance.now();
+      await committed('engage-sdk-v1', 'queue');
+      const t2 = performance.now();
+      return { callUs: ((t1 - t0) * 1000) / n, durableMs: t2 - t0 };
+    });
+    const t3 = performance.now();
+    await tracker.flush();
+    const deliverMs = performance.now() - t3;
+    tracker.destroy();
+    return { ...value, longestTaskMs, deliverMs };
+  },
+
+  async naive(n) {
+    const store = createStore('naive-bench', 'events');
+    await set('warm', 1, store);
+    const offset = 0 - new Date().getTimezoneOffset() * 60;
+    let writes;
+    let sends;
+    const { value, longestTaskMs } = await watchLongTasks(async () => {
+      writes = [];
+      sends = [];
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) {
+        const uuid = crypto.randomUUID();
+        const action = { action: 'SVC_PERSONALIZATION_MESSAGE_SHOWN', svc_event_uuid: uuid, event_time: Math.floor(Date.now() / 1000), platform: 'web', attributes: context };
+        writes.push(set(uuid, action, store));
+        sends.push(
+          fetch(`${endpoint}/v1/experiences/events`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ elements: [{ customer_id: 'bench', user_timezone_offset: offset, actions: [action] }] }),
+          }).then((response) => response.ok, () => false),
+        );
+      }
+      const t1 = performance.now();
+      await Promise.all(writes);
+      const t2 = performance.now();
+      return { callUs: ((t1 - t0) * 1000) / n, durableMs: t2 - t0, t0 };
+    });
+    const results = await Promise.all(sends);
+    const deliverMs = performance.now() - value.t0;
+    return { callUs: value.callUs, durableMs: value.durableMs, longestTaskMs, deliverMs, delivered: results.filter(Boolean).length };
+  },
+};
+window.benchReady = true;
