@@ -1,0 +1,80 @@
+import { OPERATION_NAMES, OPERATIONS } from '../upstream/operations';
+import { UPSTREAM_ORIGIN } from './routes';
+import type { Operation, ProxyOptions } from './types';
+
+const KEY_VARS = { data: 'ENGAGE_DATA_KEY', personalize: 'ENGAGE_PERSONALIZE_KEY', campaign: 'ENGAGE_CAMPAIGN_KEY' } as const;
+const URL_VARS = { baseUrl: 'ENGAGE_BASE_URL', sdkUrl: 'ENGAGE_SDK_URL', fileImportsUrl: 'ENGAGE_FILEIMPORTS_URL' } as const;
+
+export interface EnvConfig {
+  options: ProxyOptions;
+  port: number;
+  host: string;
+}
+
+/**
+ * Reads the `engage-proxy` configuration from environment variables. Every problem is collected
+ * (naming the variable, never echoing a key), so one run tells the operator everything to fix.
+ *
+ * Variables: ENGAGE_WORKSPACE_ID; ENGAGE_DATA_KEY, ENGAGE_PERSONALIZE_KEY, ENGAGE_CAMPAIGN_KEY and
+ * ENGAGE_BASE_URL, ENGAGE_SDK_URL, ENGAGE_FILEIMPORTS_URL (each required when an enabled operation
+ * needs it); ENGAGE_ALLOWED_ORIGINS, ENGAGE_OPERATIONS, ENGAGE_TRUSTED_PROXIES (comma-separated);
+ * ENGAGE_BASE_PATH; ENGAGE_ADMIN_TOKEN (enables the administrative operations for requests with
+ * `Authorization: Bearer <token>`); PORT (default 8787); HOST (default 127.0.0.1).
+ *
+ * @example
+ * const result = configFromEnv(process.env);
+ * if ('errors' in result) { console.error(result.errors.join('\n')); process.exit(1); }
+ */
+export function configFromEnv(env: Record<string, string | undefined>): EnvConfig | { errors: string[] } {
+  const errors: string[] = [];
+  const missing: string[] = [];
+  const get = (name: string) => {
+    const value = env[name]?.trim();
+    return value ? value : undefined;
+  };
+  const list = (name: string) => (get(name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+  const workspaceId = get('ENGAGE_WORKSPACE_ID');
+  if (!workspaceId) missing.push('ENGAGE_WORKSPACE_ID');
+  const operations = (list('ENGAGE_OPERATIONS').length ? list('ENGAGE_OPERATIONS') : ['experienceEvents']) as Operation[];
+  for (const operation of operations) {
+    if (!OPERATION_NAMES.includes(operation)) errors.push(`ENGAGE_OPERATIONS: '${operation}' is not one of ${OPERATION_NAMES.join(', ')}`);
+  }
+  const known = operations.filter((operation) => OPERATION_NAMES.includes(operation));
+  const adminToken = get('ENGAGE_ADMIN_TOKEN');
+  for (const operation of known) {
+    // Administrative operations need a caller check; from the environment that is a bearer token.
+    const admin = operation === 'campaignUpdate' || operation === 'fileImportStatus';
+    if (admin && !adminToken && !missing.includes('ENGAGE_ADMIN_TOKEN')) missing.push('ENGAGE_ADMIN_TOKEN');
+    const keyVar = KEY_VARS[OPERATIONS[operation].keyTile];
+    const urlVar = URL_VARS[UPSTREAM_ORIGIN[operation]];
+    if (!get(keyVar) && !missing.includes(keyVar)) missing.push(keyVar);
+    if (!get(urlVar) && !missing.includes(urlVar)) missing.push(urlVar);
+  }
+  const portText = get('PORT') ?? '8787';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) errors.push(`PORT must be a port number (got '${portText}')`);
+  if (missing.length) errors.unshift(`missing environment variable${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+  if (errors.length) return { errors };
+
+  const options: ProxyOptions = {
+    workspaceId: workspaceId!,
+    keys: { data: get(KEY_VARS.data), personalize: get(KEY_VARS.personalize), campaign: get(KEY_VARS.campaign) },
+    baseUrl: get(URL_VARS.baseUrl),
+    sdkUrl: get(URL_VARS.sdkUrl),
+    fileImportsUrl: get(URL_VARS.fileImportsUrl),
+    basePath: get('ENGAGE_BASE_PATH') ?? '',
+    allowedOrigins: list('ENGAGE_ALLOWED_ORIGINS'),
+    trustedProxies: list('ENGAGE_TRUSTED_PROXIES'),
+    operations: known,
+  };
+  if (adminToken) options.authorize = (request) => sameSecret(request.headers.get('authorization') ?? '', `Bearer ${adminToken}`);
+  return { options, port, host: get('HOST') ?? '127.0.0.1' };
+}
+
+/** Compares without an early exit, so timing does not reveal how much of a token was right. */
+function sameSecret(given: string, expected: string): boolean {
+  let diff = given.length ^ expected.length;
+  for (let i = 0; i < expected.length; i++) diff |= (given.charCodeAt(i) || 0) ^ expected.charCodeAt(i);
+  return diff === 0;
+}
