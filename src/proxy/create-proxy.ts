@@ -318,7 +318,10 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   const result = await forward(
     config.fetch,
     target,
-    { method: route.method, headers, body: changed ? JSON.stringify(body) : read.text },
+    // redirect 'manual': a redirect must never carry our Authorization anywhere else.
+    // No client signal either: finishing a forward the page stopped waiting for lets the dedup
+    // memory answer its re-send from the next page.
+    { method: route.method, headers, body: changed ? JSON.stringify(body) : read.text, redirect: 'manual' },
     {
       // Only experience events are idempotent (the upstream dedups on svc_event_uuid).
       retries: operation === 'experienceEvents' ? Math.max(0, config.options.retries ?? 2) : 0,
@@ -335,6 +338,11 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
       : refuseWith({ status: 502, message: 'The upstream could not be reached' });
   }
   log.upstreamStatus = result.status;
+  if (result.status >= 300 && result.status < 400) {
+    log.level = 'warn';
+    log.message = 'upstream redirected (not followed)';
+    return refuseWith({ status: 502, message: 'The upstream answered with a redirect' });
+  }
   if (result.status >= 200 && result.status < 300 && forwardedUuids.length > 0) {
     await remember(config, forwardedUuids, log);
   }

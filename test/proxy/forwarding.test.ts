@@ -225,3 +225,19 @@ describe('secrets', () => {
     }
   });
 });
+
+describe('redirects', () => {
+  it('never follows an upstream redirect (the Authorization header must not travel): 502', async () => {
+    let calls = 0;
+    h = await harness({
+      fetch: async (input, init) => {
+        calls++;
+        expect(init?.redirect).toBe('manual');
+        return new Response(null, { status: 302, headers: { location: 'https://elsewhere.example/steal' } });
+      },
+    });
+    const res = await h.call(XP, { json: experienceBody() });
+    expect(res.status).toBe(502);
+    expect(calls).toBe(1);
+  });
+});
