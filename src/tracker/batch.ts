@@ -68,17 +68,5 @@ export function takeBatch(
   return { batch: { events: taken, body, bytes: utf8Length(body) }, rest };
 }
 
-/** UTF-8 byte length without encoding (lone surrogates count 3, as TextEncoder's U+FFFD). */
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 2;
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
-}
+/** UTF-8 byte length of `text`. */
+export const utf8Length = (text: string): number => new TextEncoder().encode(text).length;

@@ -35,7 +35,7 @@ export function createTracker(options: TrackerOptions): Tracker {
   const consentKey = `engage-sdk:v1:${namespace}:opt-out`;
   const warned = new Set<string>();
   const inFlight = new Set<string>();
-  const listeners: Array<[EventTarget, string, () => void]> = [];
+  const listening = new AbortController();
   const stops = new Set<() => void>();
 
   let customerId: string | undefined;
@@ -239,10 +239,8 @@ export function createTracker(options: TrackerOptions): Tracker {
     run(false).catch(noop);
   }
 
-  function listen(target: EventTarget, type: string, handler: () => void): void {
-    target.addEventListener(type, handler);
-    listeners.push([target, type, handler]);
-  }
+  const listen = (target: EventTarget, type: string, handler: () => void) =>
+    target.addEventListener(type, handler, { signal: listening.signal });
 
   if (typeof window !== 'undefined' && typeof document !== 'undefined') {
     const shown = () => (hidden = false);
@@ -289,7 +287,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     destroy() {
       destroyed = true;
       clearTimeout(timer);
-      for (const [target, type, handler] of listeners) target.removeEventListener(type, handler);
+      listening.abort();
       stops.forEach((stop) => stop());
       stops.clear();
     },
