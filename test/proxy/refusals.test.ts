@@ -44,7 +44,7 @@ describe('origin', () => {
     expect(res.headers.get('vary')).toBe('Origin');
   });
 
-  it('refuses Origin: null (sandboxed frames, file://) unless listed', async () => {
+  it('refuses Origin: null (sandboxed frames, file:// pages)', async () => {
     h = await harness({ allowedOrigins: ['https://www.example.com'] });
     const res = await h.call(XP, { json: experienceBody(), headers: { origin: 'null' } });
     expect(res.status).toBe(403);
