@@ -1,3 +1,10 @@
-// Node entry for the emulator: filled in by the emulator work.
+// Node entry for the emulator (engage-sdk/emulator). Lists every public name explicitly.
+export { createEmulator, DEFAULT_LIMITS } from './create-emulator';
+export type { Emulator, EmulatorOptions, EmulatorLimits, RequestLogEntry } from './create-emulator';
+export type { Keys } from './auth';
+export type { FaultSpec, FaultState, FaultStatus } from './faults';
+export type { Campaign, CampaignOrigin, CampaignStatus, SchedulingType } from './seed-campaigns';
+export type { ImportRecord, LiveImportSpec } from './file-imports';
+export type { ExperienceEventRecord, UserProfile, EventRecord } from './store';
 export { serve } from '../serve-node';
 export type { Handler, ConnectionInfo, ServeOptions, RunningServer } from '../serve-node';

@@ -1,0 +1,199 @@
+import { recordedPlatform } from '../upstream/experience-events';
+import { isObject, own } from '../upstream/problem';
+import type { Campaign } from './seed-campaigns';
+import type { ImportRecord, LiveImport } from './file-imports';
+
+/** One stored experience event, flattened from its element. */
+export interface ExperienceEventRecord {
+  customer_id: string;
+  user_timezone_offset: number | null;
+  action: string;
+  svc_event_uuid: string;
+  event_time: number;
+  platform: string;
+  attributes: Record<string, unknown>;
+  /** Present when sent at action level (the schema's place; examples put it in attributes). */
+  b_id?: string;
+}
+
+/** A stored user profile. */
+export interface UserProfile {
+  customer_id: string | null;
+  attributes: Record<string, unknown>;
+  platforms: unknown[];
+  created_at: string;
+  updated_at: string;
+  update_count: number;
+}
+
+/** One stored tracked event (one per action). */
+export interface EventRecord {
+  customer_id: string | null;
+  device_id: string | null;
+  user_identifiers: Record<string, unknown> | null;
+  action: string;
+  attributes: Record<string, unknown>;
+  platform: string | null;
+  app_version: string | null;
+  user_time: unknown;
+  current_time: unknown;
+  received_at: string;
+}
+
+// Set when the user is created and never changed by a later update, as documented.
+const CREATE_ONLY = ['publisher_name', 'campaign_name', 'u_l_a', 'cr_t', 'svc_gaid', 'advertising_identifier'];
+const ARRAY_OPS = ['addValueToArrayField', 'removeValueFromArrayField'];
+
+/** Null-prototype copy, so no stored key can reach Object.prototype. */
+const dict = (source?: Record<string, unknown>): Record<string, unknown> => Object.assign(Object.create(null) as Record<string, unknown>, source);
+
+/** Everything the emulator received and holds: the part a reset clears. */
+export class Store {
+  readonly experience = new Map<string, ExperienceEventRecord>();
+  duplicates = 0;
+  readonly users = new Map<string, UserProfile>();
+  private readonly identifierIndex = new Map<string, string>();
+  /** Updates skipped because `update_existing_only` named an unknown user. */
+  skippedUserUpdates = 0;
+  readonly events: EventRecord[] = [];
+  campaigns = new Map<string, Campaign>();
+  imports: ImportRecord[] = [];
+  readonly live: LiveImport[] = [];
+
+  /** Stores each new `svc_event_uuid` once and counts the rest as duplicates. */
+  applyExperience(body: Record<string, unknown>, at: number): { unique: number; duplicates: number } {
+    let unique = 0;
+    let duplicates = 0;
+    for (const element of body.elements as Array<Record<string, unknown>>) {
+      const customerId = element.customer_id as string;
+      const offset = own(element, 'user_timezone_offset');
+      const userAttributes = own(element, 'user_attributes');
+      // The upstream creates an unknown customer_id as a new user, with user_attributes if given.
+      this.upsertUser(customerId, isObject(userAttributes) ? userAttributes : {}, undefined, at, false);
+      for (const action of element.actions as Array<Record<string, unknown>>) {
+        const uuid = (action.svc_event_uuid as string).toLowerCase();
+        if (this.experience.has(uuid)) {
+          duplicates++;
+          continue;
+        }
+        const record: ExperienceEventRecord = {
+          customer_id: customerId,
+          user_timezone_offset: typeof offset === 'number' ? offset : null,
+          action: action.action as string,
+          svc_event_uuid: action.svc_event_uuid as string,
+          event_time: action.event_time as number,
+          platform: recordedPlatform(own(action, 'platform')),
+          attributes: dict(action.attributes as Record<string, unknown>),
+        };
+        const bId = own(action, 'b_id');
+        if (typeof bId === 'string') record.b_id = bId;
+        this.experience.set(uuid, record);
+        unique++;
+      }
+    }
+    this.duplicates += duplicates;
+    return { unique, duplicates };
+  }
+
+  /** Track user: upsert with merge semantics (sent attributes overwrite, others stay). */
+  applyUser(body: Record<string, unknown>, at: number, identifiers: readonly string[] = []): 'created' | 'updated' | 'skipped' {
+    const attributes = isObject(own(body, 'attributes')) ? (own(body, 'attributes') as Record<string, unknown>) : {};
+    const platforms = own(body, 'platforms');
+    const customerId = typeof own(body, 'customer_id') === 'string' ? (own(body, 'customer_id') as string) : undefined;
+    const updateOnly = own(body, 'update_existing_only') === true;
+    const result = this.upsertUser(customerId, attributes, identifiers, at, updateOnly);
+    if (result.profile && Array.isArray(platforms)) result.profile.platforms = mergePlatforms(result.profile.platforms, platforms);
+    if (result.outcome === 'skipped') this.skippedUserUpdates++;
+    return result.outcome;
+  }
+
+  private upsertUser(
+    customerId: string | undefined,
+    attributes: Record<string, unknown>,
+    identifiers: readonly string[] | undefined,
+    at: number,
+    updateOnly: boolean,
+  ): { outcome: 'created' | 'updated' | 'skipped'; profile?: UserProfile } {
+    const stamp = new Date(at).toISOString();
+    let key = customerId !== undefined ? `c:${customerId}` : undefined;
+    if (identifiers?.length) {
+      // Identity resolution: any identifier value already known points at its user (merge).
+      for (const name of identifiers) {
+        const value = own(attributes, name);
+        const indexed = value === undefined ? undefined : this.identifierIndex.get(`${name}=${String(value)}`);
+        if (indexed && (key === undefined || !this.users.has(key))) key = indexed;
+      }
+      if (key === undefined) {
+        const first = identifiers.find((name) => own(attributes, name) !== undefined)!;
+        key = `i:${first}=${String(own(attributes, first))}`;
+      }
+    }
+    let profile = this.users.get(key!);
+    let outcome: 'created' | 'updated' = 'updated';
+    if (!profile) {
+      if (updateOnly) return { outcome: 'skipped' };
+      profile = { customer_id: customerId ?? null, attributes: dict(), platforms: [], created_at: stamp, updated_at: stamp, update_count: 0 };
+      this.users.set(key!, profile);
+      outcome = 'created';
+    }
+    for (const name of Object.keys(attributes)) {
+      const value = attributes[name];
+      if (name === 'platforms' && Array.isArray(value)) {
+        profile.platforms = mergePlatforms(profile.platforms, value);
+      } else if (ARRAY_OPS.includes(name) && isObject(value)) {
+        for (const target of Object.keys(value)) {
+          const items = value[target] as unknown[];
+          const current = Array.isArray(profile.attributes[target]) ? (profile.attributes[target] as unknown[]) : [];
+          profile.attributes[target] =
+            name === 'addValueToArrayField' ? [...current, ...items.filter((v) => !current.includes(v))] : current.filter((v) => !items.includes(v));
+        }
+      } else if (!(outcome === 'updated' && CREATE_ONLY.includes(name) && name in profile.attributes)) {
+        profile.attributes[name] = value;
+      }
+    }
+    if (customerId !== undefined && profile.customer_id === null) profile.customer_id = customerId;
+    for (const name of identifiers ?? []) {
+      const value = profile.attributes[name];
+      if (value !== undefined) this.identifierIndex.set(`${name}=${String(value)}`, key!);
+    }
+    if (outcome === 'updated') profile.update_count++;
+    profile.updated_at = stamp;
+    return { outcome, profile };
+  }
+
+  /** Track event: one stored record per action; `device_id` defaults to `customer_id`. */
+  applyEvents(body: Record<string, unknown>, at: number): number {
+    const customerId = typeof own(body, 'customer_id') === 'string' ? (own(body, 'customer_id') as string) : null;
+    const deviceId = typeof own(body, 'device_id') === 'string' ? (own(body, 'device_id') as string) : customerId;
+    const identifiers = isObject(own(body, 'user_identifiers')) ? dict(own(body, 'user_identifiers') as Record<string, unknown>) : null;
+    const actions = body.actions as Array<Record<string, unknown>>;
+    const receivedAt = new Date(at).toISOString();
+    for (const action of actions) {
+      const attributes = own(action, 'attributes');
+      const platform = own(action, 'platform');
+      const version = own(action, 'app_version');
+      this.events.push({
+        customer_id: customerId,
+        device_id: deviceId,
+        user_identifiers: identifiers,
+        action: action.action as string,
+        attributes: isObject(attributes) ? dict(attributes) : dict(),
+        platform: typeof platform === 'string' ? platform : null,
+        app_version: typeof version === 'string' ? version : null,
+        // With no time given, the upstream takes the time it received the event.
+        user_time: own(action, 'user_time') ?? null,
+        current_time: own(action, 'current_time') ?? receivedAt,
+        received_at: receivedAt,
+      });
+    }
+    return actions.length;
+  }
+}
+
+function mergePlatforms(current: unknown[], sent: unknown[]): unknown[] {
+  const byName = new Map<string, unknown>();
+  for (const item of [...current, ...sent]) {
+    if (isObject(item) && typeof item.platform === 'string') byName.set(item.platform, { platform: item.platform, active: item.active });
+  }
+  return [...byName.values()];
+}
