@@ -4,7 +4,10 @@ import type { ProxyLogEntry } from '../../src/proxy/types';
 import { basic, experienceBody, harness, KEYS, type Harness } from './support';
 
 let h: Harness;
-afterEach(() => h?.close());
+afterEach(async () => {
+  await h?.close();
+  h = undefined as unknown as Harness;
+});
 
 const XP = '/v1/experiences/events';
 
@@ -18,6 +21,7 @@ describe('dedup memory', () => {
     expect(again.headers.get('x-engage-deduplicated')).toBe('3');
     expect(await again.json()).toMatchObject({ status: 'success' });
     expect(await h.upstream.received()).toHaveLength(1);
+    expect(await h.upstream.experienceEvents()).toMatchObject({ unique: 3, duplicates: 0 });
   });
 
   it('strips already-forwarded actions from a mixed batch and forwards only the new ones', async () => {
@@ -29,9 +33,8 @@ describe('dedup memory', () => {
     const res = await h.call(XP, { json: mixed });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-engage-deduplicated')).toBe('2');
-    const received = await h.upstream.received();
-    expect(received).toHaveLength(2);
-    const forwarded = JSON.parse(received[1]!.body);
+    expect(await h.upstream.received()).toHaveLength(2);
+    const forwarded = JSON.parse(h.sent[1]!.body);
     expect(forwarded.elements[0].actions.map((a: { svc_event_uuid: string }) => a.svc_event_uuid)).toEqual([fresh.svc_event_uuid]);
   });
 
@@ -51,7 +54,8 @@ describe('upstream failures', () => {
     await h.upstream.fault({ statuses: [503], count: 2 });
     const res = await h.call(XP, { json: experienceBody() });
     expect(res.status).toBe(200);
-    expect(await h.upstream.received()).toHaveLength(3);
+    expect((await h.upstream.received()).map((r) => r.status)).toEqual([503, 503, 200]);
+    expect(await h.upstream.experienceEvents()).toMatchObject({ unique: 1 });
   });
 
   it('retries experience events after a connection reset', async () => {
@@ -80,7 +84,7 @@ describe('upstream failures', () => {
 
   it('answers 504 when the upstream does not answer in time', async () => {
     h = await harness({ retries: 0, upstreamTimeoutMs: 50 });
-    await h.upstream.fault({ statuses: [200], count: 1, latencyMs: 1_000 });
+    await h.upstream.fault({ count: 1, latencyMs: 1_000 });
     const res = await h.call(XP, { json: experienceBody() });
     expect(res.status).toBe(504);
   });
@@ -111,8 +115,7 @@ describe('upstream failures', () => {
     expect(await refused.text()).not.toContain('old-key');
     keys = { personalize: KEYS.personalize };
     expect((await h.call(XP, { json: experienceBody() })).status).toBe(200);
-    const received = await h.upstream.received();
-    expect(received[1]!.headers.authorization).toBe(basic(KEYS.personalize));
+    expect(h.sent[1]!.headers.authorization).toBe(basic(KEYS.personalize));
   });
 });
 
@@ -151,7 +154,7 @@ describe('identity and headers', () => {
     const body = experienceBody(1);
     delete (body.elements[0] as { customer_id?: string }).customer_id;
     expect((await h.call(XP, { json: body })).status).toBe(200);
-    const [got] = await h.upstream.received();
+    const [got] = h.sent;
     expect(JSON.parse(got!.body).elements[0].customer_id).toBe('user-42');
   });
 
@@ -161,7 +164,7 @@ describe('identity and headers', () => {
       json: experienceBody(),
       headers: { authorization: 'Bearer browser-token', cookie: 'session=abc', 'x-custom': '1', 'svc-appkey': 'OTHER' },
     });
-    const [got] = await h.upstream.received();
+    const [got] = h.sent;
     expect(got!.headers.authorization).toBe(basic(KEYS.personalize));
     expect(got!.headers.cookie).toBeUndefined();
     expect(got!.headers['x-custom']).toBeUndefined();
@@ -171,7 +174,7 @@ describe('identity and headers', () => {
   it('discards X-Forwarded-For from an untrusted peer and sends the peer address', async () => {
     h = await harness();
     await h.call(XP, { json: experienceBody(), headers: { 'x-forwarded-for': '1.2.3.4' }, clientAddress: '203.0.113.7' });
-    const [got] = await h.upstream.received();
+    const [got] = h.sent;
     expect(got!.headers['x-forwarded-for']).toBe('203.0.113.7');
   });
 
@@ -182,7 +185,7 @@ describe('identity and headers', () => {
       headers: { 'x-forwarded-for': '6.6.6.6, 198.51.100.9, 10.1.2.3' },
       clientAddress: '::ffff:10.0.0.2',
     });
-    const [got] = await h.upstream.received();
+    const [got] = h.sent;
     expect(got!.headers['x-forwarded-for']).toBe('198.51.100.9, 10.1.2.3, 10.0.0.2');
   });
 

@@ -3,10 +3,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/create-proxy';
 import { experienceBody, harness, KEYS, PROXY_ORIGIN, type Harness } from './support';
 
-let h: Harness;
+let h: Harness | undefined;
 afterEach(async () => {
-  if (h) expect(await h.upstream.received(), 'the upstream must have received nothing').toHaveLength(0);
-  await h?.close();
+  const current = h;
+  h = undefined;
+  if (!current) return;
+  try {
+    expect(await current.upstream.received(), 'the upstream must have received nothing').toHaveLength(0);
+    expect(current.sent).toHaveLength(0);
+  } finally {
+    await current.close();
+  }
 });
 
 const XP = '/v1/experiences/events';

@@ -1,62 +1,69 @@
 // Shared wiring for the proxy tests: a real upstream (the emulator) on 127.0.0.1, and a proxy
 // pointed at it. What the upstream received is read back through its admin routes.
-import { serve, type RunningServer } from '../../src/serve-node';
+import { createEmulator, type Emulator } from '../../src/emulator/index';
+import { serve } from '../../src/serve-node';
 import { createProxy } from '../../src/proxy/create-proxy';
 import type { ProxyOptions, ProxyHandler } from '../../src/proxy/types';
 
 export const WORKSPACE = 'ENGAGEDEMO01';
 export const KEYS = { data: 'emulator-data-key', personalize: 'emulator-personalize-key', campaign: 'emulator-campaign-key' };
 
-export interface Received {
+/** A request as the proxy put it on the wire to the upstream (recorded by a `fetch` wrapper). */
+export interface Sent {
   method: string;
   path: string;
   headers: Record<string, string>;
   body: string;
 }
 
+/** One line of the emulator's own request log (`GET /_emulator/requests`). */
+export interface Received {
+  method: string;
+  path: string;
+  status: number | 'reset';
+  operation: string | null;
+}
+
 export interface Upstream {
   url: string;
+  emulator: Emulator;
+  /** What the upstream received, from its admin route. */
   received(): Promise<Received[]>;
-  /** Answer the next `count` requests with `status` (or reset the connection). */
-  fault(fault: { statuses: Array<number | 'reset'>; count: number; retryAfterSeconds?: number; latencyMs?: number }): Promise<void>;
+  /** Experience events the upstream stored, from its admin route. */
+  experienceEvents(): Promise<{ unique: number; duplicates: number; events: Array<{ svc_event_uuid: string; customer_id: string }> }>;
+  /** Injects faults through the admin route (`POST /_emulator/faults`). */
+  fault(spec: { statuses?: Array<number | 'reset'>; count?: number; retryAfterSeconds?: number; latencyMs?: number; ratio?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A recording stand-in used until the emulator lands. */
+/** The real emulator on 127.0.0.1, port 0. */
 export async function startUpstream(): Promise<Upstream> {
-  const log: Received[] = [];
-  let faults: { statuses: Array<number | 'reset'>; count: number; retryAfterSeconds?: number; latencyMs?: number } | undefined;
-  let server: RunningServer | undefined;
-  server = await serve(async (request) => {
-    const url = new URL(request.url);
-    const headers: Record<string, string> = {};
-    request.headers.forEach((v, k) => (headers[k] = v));
-    log.push({ method: request.method, path: url.pathname, headers, body: await request.text() });
-    if (faults && faults.count > 0) {
-      faults.count--;
-      const status = faults.statuses[0]!;
-      if (faults.latencyMs) await new Promise((r) => setTimeout(r, faults!.latencyMs));
-      if (status === 'reset') return Response.error();
-      return Response.json({ title: 'fault', description: 'injected' }, {
-        status,
-        headers: faults.retryAfterSeconds !== undefined ? { 'retry-after': String(faults.retryAfterSeconds) } : {},
-      });
-    }
-    if (url.pathname.startsWith('/core-services/')) return new Response(null, { status: 204 });
-    return Response.json({ status: 'success', message: 'accepted' });
-  });
+  const emulator = createEmulator();
+  const server = await serve(emulator.handler, { port: 0 });
+  const admin = async (path: string, init?: RequestInit) => {
+    const res = await fetch(`${server.url}/_emulator/${path}`, init);
+    if (!res.ok) throw new Error(`emulator admin ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
   return {
     url: server.url,
-    received: async () => log.slice(),
-    fault: async (f) => {
-      faults = { ...f };
+    emulator,
+    received: async () => (await admin('requests')).requests,
+    experienceEvents: () => admin('experience-events'),
+    fault: async (spec) => {
+      await admin('faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
     },
-    close: () => server!.close(),
+    close: async () => {
+      await server.close();
+      emulator.close();
+    },
   };
 }
 
 export interface Harness {
   upstream: Upstream;
+  /** Requests as the proxy sent them upstream (headers and bodies). */
+  sent: Sent[];
   proxy: ProxyHandler;
   /** Calls the proxy handler directly with a Web Request (as an edge runtime would). */
   call(path: string, init?: RequestInit & { json?: unknown; clientAddress?: string }): Promise<Response>;
@@ -67,7 +74,14 @@ export const PROXY_ORIGIN = 'https://shop.example';
 
 export async function harness(options: Partial<ProxyOptions> = {}): Promise<Harness> {
   const upstream = await startUpstream();
+  const sent: Sent[] = [];
   const proxy = createProxy({
+    fetch: async (input, init) => {
+      const headers: Record<string, string> = {};
+      new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+      sent.push({ method: init?.method ?? 'GET', path: new URL(String(input)).pathname, headers, body: String(init?.body ?? '') });
+      return fetch(input, init);
+    },
     workspaceId: WORKSPACE,
     keys: KEYS,
     baseUrl: upstream.url,
@@ -79,6 +93,7 @@ export async function harness(options: Partial<ProxyOptions> = {}): Promise<Harn
   });
   return {
     upstream,
+    sent,
     proxy,
     call(path, init = {}) {
       const { json, clientAddress, ...rest } = init;

@@ -89,10 +89,11 @@ describe('the proxy with only Web globals in reach', () => {
     expect(again.status).toBe(200);
     expect(again.headers.get('x-engage-deduplicated')).toBe('2');
     expect((await send('https://evil.example')).status).toBe(403);
-    const received = await upstream.received();
-    expect(received).toHaveLength(1);
-    expect(received[0]!.headers.authorization).toBe(`Basic ${Buffer.from(`${WORKSPACE}:${KEYS.personalize}`).toString('base64')}`);
-    expect(JSON.parse(received[0]!.body)).toEqual(body);
+    // The emulator accepted it (so Basic auth and SVC-APPKEY were right) and stored both events once.
+    expect(await upstream.received()).toMatchObject([{ path: '/v1/experiences/events', status: 200 }]);
+    const stored = await upstream.experienceEvents();
+    expect(stored.unique).toBe(2);
+    expect(stored.events.map((e) => e.svc_event_uuid).sort()).toEqual(body.elements[0]!.actions.map((a) => a.svc_event_uuid).sort());
   });
 
   it('answers a bad body in the upstream shape', async () => {
