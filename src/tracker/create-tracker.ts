@@ -32,6 +32,7 @@ export function createTracker(options: TrackerOptions): Tracker {
   } = options;
   const url = `${String(options.endpoint).replace(/\/+$/, '')}/v1/experiences/events`;
   const lockName = `engage-sdk:${namespace}`;
+  const owner = `${Date.now()}${Math.random()}`;
   const consentKey = `engage-sdk:v1:${namespace}:opt-out`;
   const warned = new Set<string>();
   const inFlight = new Set<string>();
@@ -117,7 +118,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       .catch(noop)
       .then(() => {
         recordedSinceRun = 0;
-        return withFlushLock(lockName, explicit, queue, deliverAll);
+        return withFlushLock(lockName, owner, explicit, queue, deliverAll);
       })
       .then(
         (waiting) => {

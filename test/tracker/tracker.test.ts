@@ -174,13 +174,13 @@ describe('createTracker', () => {
   });
 
   it('writes many events recorded in one task in one IndexedDB transaction', async () => {
-    const tracker = make({ batchSize: 10_000 });
+    const tracker = make({ batchSize: 10_000, namespace: 'one-transaction' });
     await tracker.flush(); // opens the database
     const put = vi.spyOn(IDBObjectStore.prototype, 'put');
     for (let i = 0; i < 1_000; i++) tracker.shown(context);
     await new Promise((resolve) => setTimeout(resolve, 50));
     // Segment writes (array keys; the lease is a string key) of 250 events, all in one transaction.
-    const segments = put.mock.contexts.filter((_, i) => Array.isArray(put.mock.calls[i]![1]));
+    const segments = put.mock.contexts.filter((_, i) => (put.mock.calls[i]![1] as string[])[0] === 'one-transaction');
     expect(segments).toHaveLength(4);
     expect(new Set(segments.map((store) => (store as IDBObjectStore).transaction)).size).toBe(1);
     await tracker.flush();
@@ -270,5 +270,35 @@ describe('createTracker', () => {
     Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(sent).toEqual([]);
+  });
+});
+
+describe('storage failures at runtime', () => {
+  it('keeps events in memory when a write fails (quota), reports once, delivers them', async () => {
+    const tracker = make({ batchSize: 10_000 });
+    await tracker.flush(); // the database is open and working
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(() => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+    const ids = [tracker.shown(context)!, tracker.shown(context)!];
+    tracker.shown(context);
+    await tracker.flush();
+    expect(delivered().slice(0, 2)).toEqual(ids);
+    expect(errors).toMatchObject([{ name: 'StorageError', cause: { name: 'QuotaExceededError' } }]);
+  });
+});
+
+describe('flush lease without Web Locks', () => {
+  it('lets one tab hold it until it expires', async () => {
+    const { createEventQueue } = await import('../../src/tracker/event-queue');
+    const queue = createEventQueue('lease-test', 1_000, () => {});
+    expect(await queue.lease('tab-a', 60_000)).toBe(true);
+    expect(await queue.lease('tab-b', 60_000)).toBe(false);
+    expect(await queue.lease('tab-a', 60_000)).toBe(true); // renewal by its holder
+    expect(await queue.lease('tab-a', 0)).toBe(true); // released (expired at once)
+    expect(await queue.lease('tab-b', 50)).toBe(true);
+    expect(await queue.lease('tab-a', 60_000)).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 80)); // tab-b "died": its lease runs out
+    expect(await queue.lease('tab-a', 60_000)).toBe(true);
   });
 });
