@@ -46,21 +46,19 @@ export function authenticate(
   const appKey = headers.get('svc-appkey');
   if (operation === 'fileImportStatus') {
     // This API family names each failure in the 401 title.
-    if (!basic) return { status: 401, type: 'HeaderMissing', message: 'Authorization header is missing or not Basic' };
-    if (appKey === null || appKey === '') return { status: 401, type: 'HeaderMissing', message: 'SVC-APPKEY header is missing' };
-    if (appKey !== basic.user) return { status: 401, type: 'HeaderMismatch', message: 'SVC-APPKEY does not match the workspace ID of the Authorization header' };
+    if (appKey === null || appKey === '') return { status: 401, type: 'HeaderMissing', message: 'SVC-APPKEY is missing in Header' };
+    if (!basic) return { status: 401, type: 'HeaderMissing', message: 'Authorization is missing in Header' };
+    if (appKey !== basic.user) {
+      return { status: 401, type: 'HeaderMismatch', message: "SVC-APPKEY doesn't match the Username (APP_KEY) used in Basic Auth authorization" };
+    }
     if (basic.user !== workspaceId || !sameSecret(basic.password, keys.data)) {
-      return { status: 401, type: 'AuthenticationInvalid', message: 'Invalid workspace ID or API key used in the Authorization header' };
+      return { status: 401, type: 'AuthenticationInvalid' };
     }
     return undefined;
   }
-  const denied: ErrorInput =
-    operation === 'campaignUpdate'
-      ? { status: 401, message: 'Invalid APP_SECRET_KEY is provided.' }
-      : operation === 'experienceEvents'
-        ? { status: 401, message: 'Invalid API_KEY used in Authentication Header' }
-        : { status: 401, message: 'Authentication required: the workspace ID or the API key is wrong or missing' };
-  if (!basic) return denied;
+  // Without a `message`, the body carries the upstream's own sentence for a wrong key.
+  const denied: ErrorInput = { status: 401 };
+  if (!basic) return operation === 'users' || operation === 'events' ? { status: 401, message: 'Authentication Header Required' } : denied;
   if (basic.user !== workspaceId || !sameSecret(basic.password, keys[spec.keyTile])) return denied;
   if (pathWorkspaceId !== undefined && pathWorkspaceId !== workspaceId) return denied;
   if (operation === 'experienceEvents') {
@@ -69,7 +67,7 @@ export function authenticate(
     if (appKey !== workspaceId) return { status: 400, field: 'SVC-APPKEY', message: 'SVC-APPKEY header does not name this workspace' };
     return undefined;
   }
-  const badAppKey = { ...denied, message: 'SVC-APPKEY header is missing or does not name this workspace' };
+  const badAppKey: ErrorInput = { status: 401, message: 'SVC-APPKEY header is missing or does not name this workspace' };
   if (spec.appKeyRequired && (appKey === null || appKey === '')) return badAppKey;
   // Optional on users/events, but when sent it must name the workspace.
   if (appKey !== null && appKey !== '' && appKey !== workspaceId) return badAppKey;

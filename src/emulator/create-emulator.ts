@@ -1,5 +1,5 @@
 import { validateCampaignUpdate } from '../upstream/campaign-update';
-import { errorResponse, MALFORMED_JSON, requestId, type ErrorInput } from '../upstream/error-bodies';
+import { errorResponse, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, requestId, type ErrorInput } from '../upstream/error-bodies';
 import { EVENTS_PER_MINUTE } from '../upstream/events';
 import { FILE_IMPORT_REQUESTS_PER_MINUTE, parseFileImportQuery } from '../upstream/file-import-status';
 import { isSafeCampaignId, matchUpstreamPath, OPERATIONS, type KeyTile, type Operation, type RouteMatch } from '../upstream/operations';
@@ -106,13 +106,6 @@ export interface Emulator {
 type WriteOperation = Extract<JournalEntry, { kind: 'write' }>['operation'];
 
 const ACCEPTED = 'Your request has been accepted and will be processed soon.';
-const FAULT_MESSAGES: Record<number, string> = {
-  429: 'Rate limit exceeded (injected fault)',
-  500: 'Something went wrong. Please contact the support team (injected fault)',
-  502: 'Bad gateway (injected fault)',
-  503: 'Service unavailable (injected fault)',
-  504: 'Gateway timeout (injected fault)',
-};
 
 const json = (body: unknown, status = 200): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -224,7 +217,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     let faulted = false;
     try {
       if (!match) {
-        response = notFound(operation, url.pathname);
+        response = notFound(operation);
       } else {
         const decision = faults.decide(match.operation);
         if (decision.latencyMs > 0) await sleep(decision.latencyMs);
@@ -233,7 +226,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
           response = Response.error();
         } else if (typeof decision.outcome === 'number') {
           const status = decision.outcome;
-          response = errorResponse(match.operation, { status, message: FAULT_MESSAGES[status] ?? `Injected fault ${status}` }, { retryAfterSeconds: decision.retryAfterSeconds });
+          // Injected faults answer exactly as the upstream would for that status.
+          response = errorResponse(match.operation, { status }, { retryAfterSeconds: decision.retryAfterSeconds });
         } else {
           response = await upstream(request, match);
           if (decision.outcome === 'reset-after') response = Response.error();
@@ -241,7 +235,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       }
     } catch {
       // Last guard: whatever went wrong, answer in the operation's shape and keep serving.
-      response = errorResponse(operation ?? 'experienceEvents', { status: 500, message: 'Unexpected error' });
+      response = errorResponse(operation ?? 'experienceEvents', { status: 500 });
     }
     log.push({
       time: new Date(clock()).toISOString(),
@@ -259,7 +253,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     const operation = match.operation;
     const spec = OPERATIONS[operation];
     if (request.method !== spec.method) {
-      return errorResponse(operation, { status: 405, message: `Method ${request.method} is not allowed; use ${spec.method}` }, { headers: { allow: spec.method } });
+      return errorResponse(operation, { status: 405 }, { headers: { allow: spec.method } });
     }
     const denied = authenticate(operation, request.headers, workspaceId, keys, match.workspaceId);
     if (denied) return errorResponse(operation, denied);
@@ -270,11 +264,11 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 
     const mediaType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (mediaType !== 'application/json') {
-      return errorResponse(operation, { status: 415, message: 'Content-Type must be application/json' });
+      return errorResponse(operation, { status: 415 });
     }
     const bytes = await readBody(request, spec.maxBodyBytes);
     if (bytes === undefined) {
-      return errorResponse(operation, { status: 413, message: `Payload size exceeds ${spec.maxBodyBytes / 1024} KB` });
+      return errorResponse(operation, { status: 413 });
     }
     let body: unknown;
     try {
@@ -297,7 +291,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     if (operation === 'events' && windows) {
       const taken = windows.events.take(now, (record.actions as unknown[]).length);
       if (!taken.ok) {
-        return errorResponse(operation, { status: 429, message: `Rate limit exceeded: ${limits!.eventsPerMinute} events per minute` }, { retryAfterSeconds: taken.retryAfterSeconds });
+        return errorResponse(operation, { status: 429 }, { retryAfterSeconds: taken.retryAfterSeconds });
       }
     }
     journal?.append({ kind: 'write', operation, at: now, body });
@@ -312,7 +306,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     const bodyRequestId = typeof (body as { request_id?: unknown })?.request_id === 'string' ? ((body as { request_id: string }).request_id) : undefined;
     if (problem) return errorResponse('campaignUpdate', problem, { requestId: bodyRequestId });
     if (!campaign) {
-      return errorResponse('campaignUpdate', { status: 404, field: 'campaign_id', message: 'No campaign with this campaign_id exists' }, { requestId: bodyRequestId });
+      return errorResponse('campaignUpdate', { status: 404, field: 'campaign_id', message: 'No campaign exists with this campaign_id' }, { requestId: bodyRequestId });
     }
     const record = body as Record<string, unknown>;
     const refused = checkCampaignEdit(campaign, record);
@@ -335,8 +329,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     for (const window of checks) {
       const taken = window.take(now);
       if (!taken.ok) {
-        const message = operation === 'campaignUpdate' ? 'Rate limiting breached' : `Rate limit exceeded: ${window.limit} requests per ${window.windowMs / 1000} s`;
-        return errorResponse(operation, { status: 429, message }, { retryAfterSeconds: taken.retryAfterSeconds });
+        return errorResponse(operation, { status: 429 }, { retryAfterSeconds: taken.retryAfterSeconds });
       }
     }
     return undefined;
@@ -401,24 +394,23 @@ function guessOperation(pathname: string): Operation | undefined {
   return undefined;
 }
 
-function notFound(operation: Operation | undefined, pathname: string): Response {
-  const message = `No resource at ${pathname.slice(0, 200)}`;
-  if (operation) return errorResponse(operation, { status: 404, message });
-  return json({ title: 'Not Found', description: message }, 404);
+function notFound(operation: Operation | undefined): Response {
+  if (operation) return errorResponse(operation, { status: 404 });
+  return json({ title: 'Not Found', description: 'Resource not found' }, 404);
 }
 
 function malformed(operation: Operation): ErrorInput {
-  const message = 'Request body is not valid UTF-8 JSON';
   switch (operation) {
     case 'experienceEvents':
-      return { status: 400, type: 'Malformed JSON', message };
+      return { status: 400, type: 'Malformed JSON', message: 'Could not decode the request body: not valid UTF-8 JSON' };
     case 'users':
     case 'events':
-      return { status: 400, type: MALFORMED_JSON, message };
+      return { status: 400, type: MALFORMED_JSON, message: MALFORMED_JSON_MESSAGE };
     case 'fileImportStatus':
-      return { status: 400, type: 'Invalid Request', message };
+      return { status: 400, type: 'Invalid Request', message: 'Could not decode the request body: not valid UTF-8 JSON' };
     case 'campaignUpdate':
-      return { status: 400, field: 'body', message: `Expecting value: ${message}` };
+      // The upstream's own 500 example shows a Python JSON decoder message; a 400 is what it should be.
+      return { status: 400, field: 'body', message: 'Expecting value: the request body is not valid UTF-8 JSON' };
   }
 }
 

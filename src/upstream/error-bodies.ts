@@ -4,7 +4,8 @@ import type { Problem } from './problem';
 /** An error that is not a validation problem: auth, size, media type, rate limit, faults. */
 export interface ErrorInput {
   status: number;
-  message: string;
+  /** @default the upstream's own message for this operation and status (`upstreamMessage`) */
+  message?: string;
   /** Upstream error type string; defaults to the operation's type for the status. */
   type?: string;
   /** Offending field, where there is one. */
@@ -89,8 +90,85 @@ export function requestId(): string {
 
 const isProblem = (input: Problem | ErrorInput): input is Problem => 'rule' in input;
 
-/** The human message for a problem: the field, then its rule. */
-export const problemMessage = (p: Problem): string => `${p.field} ${p.rule}`;
+/**
+ * The human message for a problem: the field, then its rule (`customer_id is not found in the
+ * payload`). A rule written as a full sentence (capitalised) is the message on its own.
+ */
+export const problemMessage = (p: Problem): string => (/^[A-Z]/.test(p.rule) ? p.rule : `${p.field} ${p.rule}`);
+
+/** The upstream's sentence for a body it cannot decode (users, events). */
+export const MALFORMED_JSON_MESSAGE = 'Could not decode the request body. The JSON was incorrect or not encoded as UTF-8.';
+const SERVER_ERROR = 'An unexpected error was encountered while processing this request. Please contact the support team.';
+
+// The upstream's own sentences, where the public material shows them.
+const MESSAGES: Record<Operation, Record<number, string>> = {
+  users: {
+    401: 'App Secret key mismatch. Please login to the dashboard to verify key',
+    403: 'Your account is blocked. Please contact the support team.',
+    404: 'Resource not found',
+    405: 'Method not allowed',
+    413: 'Payload size exceeds 128 KB',
+    415: 'Unsupported Media Type',
+    429: 'Rate limit exceeded',
+    500: SERVER_ERROR,
+  },
+  events: {
+    401: 'App Secret key mismatch. Please login to the dashboard to verify key',
+    403: 'Your account is suspended. Please contact the support team.',
+    404: 'Resource not found',
+    405: 'Method not allowed',
+    413: 'Payload size exceeds 128 KB',
+    415: 'Content type is not supported',
+    429: 'Rate limits for customers exceeded. Please Try After Some Time',
+    500: SERVER_ERROR,
+  },
+  experienceEvents: {
+    401: 'Invalid API_KEY used in Authentication Header',
+    404: 'Resource not found',
+    405: 'Method not allowed',
+    413: 'Payload size exceeds 1024 KB',
+    415: 'Content type is not supported',
+    429: 'Rate limit exceeded',
+    500: SERVER_ERROR,
+  },
+  campaignUpdate: {
+    401: 'Invalid APP_SECRET_KEY is provided.',
+    404: 'Campaign not found',
+    405: 'Method not allowed',
+    413: 'Payload size exceeds 1024 KB',
+    415: 'Content type is not supported',
+    429: 'Rate limiting breached',
+    500: 'Something went wrong. Please contact the support team',
+  },
+  fileImportStatus: {
+    401: "Password (APP_KEY) doesn't match the one available on the dashboard. Kindly ensure the same APP_KEY available on the dashboard is used.",
+    403: 'Your account is suspended. Please contact the support team.',
+    404: 'Resource not found.',
+    405: 'Method not allowed',
+    413: 'Payload size exceeds 64 KB',
+    415: 'Content type is not supported',
+    429: 'Rate limits exceeded, please try after some time',
+    500: SERVER_ERROR,
+  },
+};
+
+/** File-import 400 bodies carry a fixed sentence per `error_type`. */
+export const FILE_IMPORT_MESSAGES: Record<string, string> = {
+  'Invalid Date format':
+    "The provided date format is either incorrect or doesn't match the entered dates. Please ensure both the dates and the format are valid.",
+  'Invalid Offset Value': 'The offset value you have provided is not valid. Please review and correct the offset.',
+  'Difference exceeds 30 days':
+    'Please note that only imports with a date difference of 30 can be displayed. Kindly adjust the dates accordingly.',
+};
+
+/**
+ * The upstream's message for an operation and status, or a plain phrase where none is shown.
+ *
+ * @example
+ * upstreamMessage('events', 429); // 'Rate limits for customers exceeded. Please Try After Some Time'
+ */
+export const upstreamMessage = (operation: Operation, status: number): string =>
+  MESSAGES[operation][status] ?? (status >= 500 ? MESSAGES[operation][500]! : phrase(status));
 
 /**
  * The exact upstream JSON error body of `operation` for a problem or an error.
@@ -102,7 +180,11 @@ export const problemMessage = (p: Problem): string => `${p.field} ${p.rule}`;
  */
 export function errorBody(operation: Operation, input: Problem | ErrorInput, id: string = requestId()): unknown {
   const status = input.status;
-  const message = isProblem(input) ? problemMessage(input) : input.message;
+  let message = isProblem(input) ? problemMessage(input) : (input.message ?? upstreamMessage(operation, status));
+  if (operation === 'fileImportStatus' && status === 400 && input.type && FILE_IMPORT_MESSAGES[input.type]) {
+    // The fixed sentence, then which field broke which rule (the sentence alone names neither).
+    message = `${FILE_IMPORT_MESSAGES[input.type]} (${message})`;
+  }
   const field = input.field === 'body' ? undefined : input.field;
   switch (operation) {
     case 'users':
@@ -150,6 +232,8 @@ export function errorBody(operation: Operation, input: Problem | ErrorInput, id:
           return { status: 'fail', data: 'Resource not found.' };
         case 405:
           return { status: 'fail', message };
+        case 500:
+          return { title: input.type ?? 'Server Error', description: message, code: id };
         case 413:
           return { title: input.type ?? 'Payload Too Large', description: message };
         case 415:

@@ -1,4 +1,6 @@
-import { INVALID_ATTRIBUTE, MALFORMED_JSON, MISSING_ATTRIBUTE } from './error-bodies';
+import { INVALID_ATTRIBUTE, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, MISSING_ATTRIBUTE } from './error-bodies';
+
+const NOT_FOUND = 'is not found in the payload';
 import { MAX_TIMEZONE_OFFSET } from './experience-events';
 import { at, isObject, isIsoDateTime, isoToMs, oneOf, own, problem, type Problem, type ValidateOptions } from './problem';
 import { checkCustomerId } from './users';
@@ -22,7 +24,7 @@ export function validateEvents(body: unknown, options: ValidateOptions = {}): Pr
   const latestMs = (options.now ?? Date.now()) + (options.futureSkewSeconds ?? 60) * 1000;
   if (!isObject(body)) return problem('body', 'must be a JSON object', 400, MALFORMED_JSON);
   const type = own(body, 'type');
-  if (type === undefined) return problem('type', 'is required', 400, MISSING_ATTRIBUTE);
+  if (type === undefined) return problem('type', NOT_FOUND, 400, MISSING_ATTRIBUTE);
   if (type !== 'event') return problem('type', 'must be "event" (case-sensitive)', 400, INVALID_ATTRIBUTE);
 
   const identifiers = options.identityResolution?.identifiers;
@@ -32,7 +34,7 @@ export function validateEvents(body: unknown, options: ValidateOptions = {}): Pr
     return problem('user_identifiers', 'must be an object', 400, MALFORMED_JSON);
   }
   if (customerId !== undefined || !identifiers) {
-    if (customerId === undefined) return problem('customer_id', 'is required', 400, MISSING_ATTRIBUTE);
+    if (customerId === undefined) return problem('customer_id', NOT_FOUND, 400, MISSING_ATTRIBUTE);
     const bad = checkCustomerId(customerId, 'customer_id');
     if (bad) return bad;
   } else {
@@ -48,9 +50,9 @@ export function validateEvents(body: unknown, options: ValidateOptions = {}): Pr
   if (deviceId !== undefined && typeof deviceId !== 'string') return problem('device_id', 'must be a string', 400, MALFORMED_JSON);
 
   const actions = own(body, 'actions');
-  if (actions === undefined) return problem('actions', 'is required', 400, MISSING_ATTRIBUTE);
+  if (actions === undefined) return problem('actions', NOT_FOUND, 400, MISSING_ATTRIBUTE);
   if (!Array.isArray(actions)) return problem('actions', 'must be an array', 400, MALFORMED_JSON);
-  if (actions.length === 0) return problem('actions', 'must contain at least one action', 400, MISSING_ATTRIBUTE);
+  if (actions.length === 0) return problem('actions', 'can not be empty Array', 400, MISSING_ATTRIBUTE);
   for (let i = 0; i < actions.length; i++) {
     const bad = checkAction(actions[i], at('actions', i), latestMs);
     if (bad) return bad;
@@ -61,9 +63,9 @@ export function validateEvents(body: unknown, options: ValidateOptions = {}): Pr
 function checkAction(action: unknown, path: string, latestMs: number): Problem | undefined {
   if (!isObject(action)) return problem(path, 'must be an object', 400, MALFORMED_JSON);
   const name = own(action, 'action');
-  if (name === undefined) return problem(at(path, 'action'), 'is required', 400, MISSING_ATTRIBUTE);
-  if (typeof name !== 'string') return problem(at(path, 'action'), 'must be a string', 400, MALFORMED_JSON);
-  if (name.trim() === '') return problem(at(path, 'action'), 'is required', 400, MISSING_ATTRIBUTE);
+  if (name === undefined) return problem(at(path, 'action'), NOT_FOUND, 400, MISSING_ATTRIBUTE);
+  if (typeof name !== 'string') return problem(at(path, 'action'), MALFORMED_JSON_MESSAGE, 400, MALFORMED_JSON);
+  if (name.trim() === '') return problem(at(path, 'action'), NOT_FOUND, 400, MISSING_ATTRIBUTE);
   if (name.toLowerCase().startsWith('svc_')) return problem(at(path, 'action'), 'must not start with svc_ (reserved for the system)', 400, INVALID_ATTRIBUTE);
 
   const attributes = own(action, 'attributes');

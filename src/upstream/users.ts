@@ -1,4 +1,6 @@
-import { INVALID_ATTRIBUTE, MALFORMED_JSON, MISSING_ATTRIBUTE } from './error-bodies';
+import { INVALID_ATTRIBUTE, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, MISSING_ATTRIBUTE } from './error-bodies';
+
+const NOT_FOUND = 'is not found in the payload';
 import { at, isObject, looksLikeIsoDateTime, isIsoDateTime, oneOf, own, problem, type Problem, type ValidateOptions } from './problem';
 
 /** `platforms[].platform` values (case-sensitive as documented). */
@@ -39,8 +41,8 @@ const ARRAY_OPERATORS = ['addValueToArrayField', 'removeValueFromArrayField'] as
  * checkCustomerId('null', 'customer_id'); // { field: 'customer_id', rule: 'must not be a placeholder value such as null', ... }
  */
 export function checkCustomerId(value: unknown, field: string): Problem | undefined {
-  if (typeof value !== 'string') return problem(field, 'must be a string', 400, MALFORMED_JSON);
-  if (value.trim() === '') return problem(field, 'is required', 400, MISSING_ATTRIBUTE);
+  if (typeof value !== 'string') return problem(field, MALFORMED_JSON_MESSAGE, 400, MALFORMED_JSON);
+  if (value.trim() === '') return problem(field, 'can not be empty Unicode String', 400, MISSING_ATTRIBUTE);
   if (value.length < 2) return problem(field, 'must be longer than one character', 400, INVALID_ATTRIBUTE);
   if ((BLOCKED_CUSTOMER_IDS as readonly string[]).includes(value.trim().toLowerCase())) {
     return problem(field, `must not be a placeholder value such as ${value.trim()}`, 400, INVALID_ATTRIBUTE);
@@ -59,7 +61,7 @@ export function checkCustomerId(value: unknown, field: string): Problem | undefi
 export function validateUser(body: unknown, options: ValidateOptions = {}): Problem | undefined {
   if (!isObject(body)) return problem('body', 'must be a JSON object', 400, MALFORMED_JSON);
   const type = own(body, 'type');
-  if (type === undefined) return problem('type', 'is required', 400, MISSING_ATTRIBUTE);
+  if (type === undefined) return problem('type', NOT_FOUND, 400, MISSING_ATTRIBUTE);
   if (type !== 'customer') return problem('type', 'must be "customer" (case-sensitive)', 400, INVALID_ATTRIBUTE);
 
   const identifiers = options.identityResolution?.identifiers;
@@ -67,7 +69,7 @@ export function validateUser(body: unknown, options: ValidateOptions = {}): Prob
   if (attributes !== undefined && !isObject(attributes)) return problem('attributes', 'must be an object', 400, MALFORMED_JSON);
   const customerId = own(body, 'customer_id');
   if (customerId !== undefined || !identifiers) {
-    if (customerId === undefined) return problem('customer_id', 'is required', 400, MISSING_ATTRIBUTE);
+    if (customerId === undefined) return problem('customer_id', NOT_FOUND, 400, MISSING_ATTRIBUTE);
     const bad = checkCustomerId(customerId, 'customer_id');
     if (bad) return bad;
   } else {
@@ -189,7 +191,7 @@ function checkPlatforms(value: unknown, field: string): Problem | undefined {
     const path = at(field, i);
     if (!isObject(item)) return problem(path, 'must be an object { platform, active }', 400, INVALID_ATTRIBUTE);
     const platform = own(item, 'platform');
-    if (platform === undefined) return problem(at(path, 'platform'), 'is required', 400, MISSING_ATTRIBUTE);
+    if (platform === undefined) return problem(at(path, 'platform'), NOT_FOUND, 400, MISSING_ATTRIBUTE);
     if (typeof platform !== 'string' || !(USER_PLATFORMS as readonly string[]).includes(platform)) {
       return problem(at(path, 'platform'), oneOf(USER_PLATFORMS), 400, INVALID_ATTRIBUTE);
     }
