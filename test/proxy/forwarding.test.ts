@@ -1,6 +1,7 @@
 // What the proxy does with the upstream's answers: dedup, retries, pass-through, limits, secrets.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProxyLogEntry } from '../../src/proxy/types';
+import { serve } from '../../src/serve-node';
 import { basic, experienceBody, harness, KEYS, type Harness } from './support';
 
 let h: Harness;
@@ -106,16 +107,23 @@ describe('upstream failures', () => {
     expect(await h.upstream.received()).toHaveLength(1);
   });
 
-  it('passes 401 through (a rotated key) and picks up a new key from the keys function without restart', async () => {
-    let keys = { personalize: 'old-key-that-was-rotated' };
+  it('passes 401 through after a key rotation upstream, and picks up the new key without restart', async () => {
+    let keys = { ...KEYS };
     h = await harness({ keys: () => keys });
-    await h.upstream.fault({ statuses: [401], count: 1 });
+    expect((await h.call(XP, { json: experienceBody() })).status).toBe(200);
+    const rotated = await fetch(`${h.upstream.url}/_emulator/keys/rotate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tile: 'personalize' }),
+    });
+    const { key } = (await rotated.json()) as { key: string };
     const refused = await h.call(XP, { json: experienceBody() });
     expect(refused.status).toBe(401);
-    expect(await refused.text()).not.toContain('old-key');
-    keys = { personalize: KEYS.personalize };
+    expect(await refused.json()).toMatchObject({ title: 'Authentication required' });
+    keys = { ...KEYS, personalize: key };
     expect((await h.call(XP, { json: experienceBody() })).status).toBe(200);
-    expect(h.sent[1]!.headers.authorization).toBe(basic(KEYS.personalize));
+    expect((await h.upstream.received()).map((r) => r.status)).toEqual([200, 401, 200]);
+    expect(h.sent[2]!.headers.authorization).toBe(basic(key));
   });
 });
 
@@ -242,5 +250,47 @@ describe('redirects', () => {
     const res = await h.call(XP, { json: experienceBody() });
     expect(res.status).toBe(502);
     expect(calls).toBe(1);
+  });
+});
+
+describe('a page that closes during a flush (over HTTP, through serve)', () => {
+  it('finishes the forward anyway, so the re-send from the next page is answered from memory', async () => {
+    const finished: ProxyLogEntry[] = [];
+    h = await harness({ logger: (entry) => finished.push(entry) });
+    const server = await serve(h.proxy, { port: 0 });
+    try {
+      await h.upstream.fault({ latencyMs: 300, count: 1 });
+      const body = experienceBody(2);
+      const page = new AbortController();
+      const flush = fetch(`${server.url}/engage${XP}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: page.signal,
+      }).catch((error: unknown) => error);
+      // The proxy has forwarded (the upstream is still busy for 300 ms): now the page goes away.
+      await expect.poll(() => h.sent.length, { timeout: 5_000 }).toBe(1);
+      page.abort();
+      expect(await flush).toBeInstanceOf(Error);
+      // The proxy logs a request once it is completely done (forwarded and remembered).
+      await expect.poll(() => finished.length, { timeout: 5_000 }).toBe(1);
+      expect(finished[0]).toMatchObject({ status: 200, upstreamStatus: 200 });
+      expect(await h.upstream.experienceEvents()).toMatchObject({ unique: 2 });
+      const nextPage = await fetch(`${server.url}/engage${XP}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(nextPage.status).toBe(200);
+      expect(nextPage.headers.get('x-engage-deduplicated')).toBe('2');
+      expect(await h.upstream.received()).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is safe when the upstream stored a batch but the connection dropped before the answer', async () => {
+    h = await harness();
+    await h.upstream.fault({ statuses: ['reset-after'], count: 1 });
+    const res = await h.call(XP, { json: experienceBody(1) });
+    expect(res.status).toBe(200);
+    // Retried with the same UUID; the upstream deduplicated it.
+    expect(await h.upstream.experienceEvents()).toMatchObject({ unique: 1, duplicates: 1 });
   });
 });

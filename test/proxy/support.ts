@@ -32,7 +32,7 @@ export interface Upstream {
   /** Experience events the upstream stored, from its admin route. */
   experienceEvents(): Promise<{ unique: number; duplicates: number; events: Array<{ svc_event_uuid: string; customer_id: string }> }>;
   /** Injects faults through the admin route (`POST /_emulator/faults`). */
-  fault(spec: { statuses?: Array<number | 'reset'>; count?: number; retryAfterSeconds?: number; latencyMs?: number; ratio?: number }): Promise<void>;
+  fault(spec: { statuses?: Array<number | 'reset' | 'reset-after'>; count?: number; retryAfterSeconds?: number; latencyMs?: number; ratio?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
