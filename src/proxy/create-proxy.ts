@@ -120,7 +120,12 @@ function configure(options: ProxyOptions): Config {
     const origin = UPSTREAM_ORIGIN[operation];
     const tile = OPERATIONS[operation].keyTile;
     if (!origins[origin]) fail(`${origin} is required for the '${operation}' operation`);
-    if (isObject(options.keys) && !options.keys[tile]) fail(`keys.${tile} is required for the '${operation}' operation`);
+    if (isObject(options.keys)) {
+      const key = options.keys[tile];
+      if (typeof key !== 'string' || key === '') fail(`keys.${tile} is required for the '${operation}' operation`);
+      // Named, never shown: the message must not carry the key.
+      if (!SAFE_HEADER_VALUE.test(key!)) fail(`keys.${tile} contains characters that cannot go in a header (CR, LF or other control characters)`);
+    }
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   if (basePath && !/^\/[\w./~-]*$/.test(basePath)) fail(`basePath must start with '/' (got '${options.basePath}')`);

@@ -1,6 +1,8 @@
 // What the proxy does with the upstream's answers: dedup, retries, pass-through, limits, secrets.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProxyLogEntry } from '../../src/proxy/types';
+import { createProxy } from '../../src/proxy/create-proxy';
+import { createMemoryStore } from '../../src/proxy/memory-store';
+import type { ProxyLogEntry, ProxyStore } from '../../src/proxy/types';
 import { serve } from '../../src/serve-node';
 import { basic, experienceBody, harness, KEYS, type Harness } from './support';
 
@@ -292,5 +294,63 @@ describe('a page that closes during a flush (over HTTP, through serve)', () => {
     expect(res.status).toBe(200);
     // Retried with the same UUID; the upstream deduplicated it.
     expect(await h.upstream.experienceEvents()).toMatchObject({ unique: 1, duplicates: 1 });
+  });
+});
+
+describe('store', () => {
+  it('shares dedup memory and budgets between proxy instances given one store', async () => {
+    const store = createMemoryStore();
+    h = await harness({ store });
+    const second = createProxy({ workspaceId: 'ENGAGEDEMO01', keys: KEYS, sdkUrl: h.upstream.url, store });
+    const body = experienceBody(2);
+    expect((await h.call(XP, { json: body })).status).toBe(200);
+    const res = await second(
+      new Request('https://shop.example/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      { clientAddress: '203.0.113.7' },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-engage-deduplicated')).toBe('2');
+    expect(await h.upstream.received()).toHaveLength(1);
+  });
+
+  it('keeps delivering when the store fails (no limits, no memory for that request) and logs it', async () => {
+    const entries: ProxyLogEntry[] = [];
+    const broken: ProxyStore = {
+      increment: () => Promise.reject(new Error('redis down')),
+      has: () => Promise.reject(new Error('redis down')),
+      add: () => Promise.reject(new Error('redis down')),
+    };
+    h = await harness({ store: broken, logger: (e) => entries.push(e) });
+    const body = experienceBody(1);
+    expect((await h.call(XP, { json: body })).status).toBe(200);
+    expect((await h.call(XP, { json: body })).status).toBe(200);
+    expect(await h.upstream.experienceEvents()).toMatchObject({ unique: 1, duplicates: 1 });
+    expect(entries.map((e) => e.level)).toEqual(['warn', 'warn']);
+    expect(entries[0]!.message).toMatch(/^store failed/);
+  });
+
+  it('forwards every re-send when the dedup memory is off', async () => {
+    h = await harness({ dedupWindowMs: 0 });
+    const body = experienceBody(1);
+    await h.call(XP, { json: body });
+    await h.call(XP, { json: body });
+    expect(await h.upstream.received()).toHaveLength(2);
+  });
+});
+
+describe('configuration', () => {
+  it('refuses at start-up a static key that could split a header, without showing it', () => {
+    expect(() => createProxy({ workspaceId: 'W', keys: { personalize: 'sec\r\nret' }, sdkUrl: 'http://127.0.0.1:1' })).toThrow(
+      'createProxy: keys.personalize contains characters that cannot go in a header (CR, LF or other control characters)',
+    );
+  });
+
+  it('names the missing upstream URL and key of an enabled operation', () => {
+    expect(() => createProxy({ workspaceId: 'W', keys: {}, operations: ['users'] })).toThrow("createProxy: baseUrl is required for the 'users' operation");
+    expect(() => createProxy({ workspaceId: 'W', keys: {}, baseUrl: 'http://127.0.0.1:1', operations: ['users'] })).toThrow(
+      "createProxy: keys.data is required for the 'users' operation",
+    );
+    expect(() => createProxy({ workspaceId: 'W', keys: { personalize: 'k' }, sdkUrl: 'ftp://x' })).toThrow(/sdkUrl must be an http\(s\) URL/);
+    expect(() => createProxy({ workspaceId: 'W', keys: { personalize: 'k' }, sdkUrl: 'http://x', allowedOrigins: ['*'] })).toThrow(/allowedOrigins/);
   });
 });
