@@ -124,7 +124,7 @@ function configure(options: ProxyOptions): Config {
       const key = options.keys[tile];
       if (typeof key !== 'string' || key === '') fail(`keys.${tile} is required for the '${operation}' operation`);
       // Named, never shown: the message must not carry the key.
-      if (!SAFE_HEADER_VALUE.test(key!)) fail(`keys.${tile} contains characters that cannot go in a header (CR, LF or other control characters)`);
+      else if (!SAFE_HEADER_VALUE.test(key)) fail(`keys.${tile} contains characters that cannot go in a header (CR, LF or other control characters)`);
     }
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
