@@ -33,6 +33,7 @@ interface Config {
   allowedOrigins: ReadonlySet<string>;
   allowCredentials: boolean;
   corsMaxAge: string;
+  allowHeaders: string;
   enabled: ReadonlySet<Operation>;
   options: ProxyOptions;
   maxBody: Record<Operation, number>;
@@ -140,6 +141,10 @@ function configure(options: ProxyOptions): Config {
     if (!parsed || parsed === 'null') fail(`allowedOrigins: '${origin}' is not an origin like https://www.example.com`);
     allowedOrigins.add(parsed!);
   }
+  const allowHeaders = options.allowedHeaders ?? ['Content-Type'];
+  for (const name of allowHeaders) {
+    if (typeof name !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) fail(`allowedHeaders: '${String(name)}' is not a header name`);
+  }
   const maxBody = { ...DEFAULT_MAX_BODY };
   if (typeof options.maxBodyBytes === 'number') {
     for (const operation of OPERATION_NAMES) maxBody[operation] = options.maxBodyBytes;
@@ -156,6 +161,7 @@ function configure(options: ProxyOptions): Config {
     allowedOrigins,
     allowCredentials: options.allowCredentials ?? false,
     corsMaxAge: String(Math.max(0, Math.floor(options.corsMaxAgeSeconds ?? 7200))),
+    allowHeaders: allowHeaders.join(', '),
     enabled: new Set(operations),
     options,
     maxBody,
@@ -201,7 +207,7 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
       headers: {
         ...cors,
         'access-control-allow-methods': `${route.method}, OPTIONS`,
-        'access-control-allow-headers': 'Content-Type',
+        'access-control-allow-headers': config.allowHeaders,
         'access-control-max-age': config.corsMaxAge,
         allow: `${route.method}, OPTIONS`,
       },

@@ -110,6 +110,12 @@ export interface ProxyOptions {
    */
   allowCredentials?: boolean;
   /**
+   * Request headers a cross-origin page may send (answered in preflights), e.g. a CSRF header
+   * your `resolveCustomer` reads. Never forwarded upstream.
+   * @default ['Content-Type']
+   */
+  allowedHeaders?: string[];
+  /**
    * How long browsers may cache a preflight answer, in seconds (Chromium caps it at 7200).
    * @default 7200
    */

@@ -51,6 +51,17 @@ describe('origin', () => {
     expect(res.headers.get('vary')).toBe('Origin');
   });
 
+  it('answers preflights with the configured extra request headers', async () => {
+    h = await harness({ allowedOrigins: ['https://www.example.com'], allowedHeaders: ['Content-Type', 'X-CSRF-Token'], allowCredentials: true });
+    const res = await h.call(XP, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://www.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-csrf-token' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-headers')).toBe('Content-Type, X-CSRF-Token');
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+  });
+
   it('refuses Origin: null (sandboxed frames, file:// pages)', async () => {
     h = await harness({ allowedOrigins: ['https://www.example.com'] });
     const res = await h.call(XP, { json: experienceBody(), headers: { origin: 'null' } });
