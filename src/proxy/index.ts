@@ -1,6 +1,7 @@
 // engage-sdk/proxy: the Web-standard proxy handler, its in-memory store, and the Node adapter.
 export { createProxy } from './create-proxy';
 export { createMemoryStore } from './memory-store';
+export { DEFAULT_RATE_LIMITS } from './rate-limit';
 export type { MemoryStoreOptions } from './memory-store';
 export type {
   Operation,
