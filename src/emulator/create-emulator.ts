@@ -237,6 +237,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       // Last guard: whatever went wrong, answer in the operation's shape and keep serving.
       response = errorResponse(operation ?? 'experienceEvents', { status: 500 });
     }
+    // An answer given before the body was read (401, 413, 415, ...) must still consume it, or
+    // the next request on this keep-alive connection meets the unread bytes and fails.
+    if (!request.bodyUsed && response.type !== 'error') await discardBody(request);
     log.push({
       time: new Date(clock()).toISOString(),
       method: request.method,
@@ -414,12 +417,43 @@ function malformed(operation: Operation): ErrorInput {
   }
 }
 
-/** Reads at most `max` bytes; undefined when the body is larger (the rest is not read). */
+/** Bytes read and thrown away after an early answer before giving up on the connection. */
+const MAX_DISCARD = 16 * 1024 * 1024;
+
+async function discardBody(request: Request): Promise<void> {
+  if (!request.body) return;
+  try {
+    const reader = request.body.getReader();
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      total += value.byteLength;
+      if (total > MAX_DISCARD) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away; nothing to keep.
+  }
+}
+
+/** Reads at most `max` bytes; undefined when the body is larger (the rest is then discarded by the caller). */
 async function readBody(request: Request, max: number): Promise<Uint8Array | undefined> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > max) return undefined;
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
+  const drain = async () => {
+    let extra = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      extra += value.byteLength;
+      if (extra > MAX_DISCARD) return void (await reader.cancel());
+    }
+  };
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -427,7 +461,7 @@ async function readBody(request: Request, max: number): Promise<Uint8Array | und
     if (done) break;
     total += value.byteLength;
     if (total > max) {
-      await reader.cancel().catch(() => undefined);
+      await drain().catch(() => undefined);
       return undefined;
     }
     chunks.push(value);

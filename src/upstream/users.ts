@@ -128,7 +128,7 @@ function checkAttributes(attributes: Record<string, unknown>, identifiers: reado
     if (both !== undefined) {
       return {
         field: 'addValueToArrayField',
-        rule: `must not add to and remove from the same attribute ${both} in one request`,
+        rule: `Cannot add and remove '${both}' at the same time`,
         status: 400,
         type: 'ArrayFieldError',
       };
