@@ -261,6 +261,10 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   const problem = validateBody(operation, body);
   if (problem) return refuseWith(problem);
 
+  // Before any budget is spent: a misconfigured key must not cost anyone quota.
+  const key = await loadKey(config, route.tile, log);
+  if (key === undefined) return refuseWith({ status: 500, message: 'The proxy is not configured for this operation' });
+
   const peer = forwardedFor(info?.clientAddress, request.headers.get('x-forwarded-for'), config.trusted);
   log.clientAddress = peer.client;
   const limits = config.options.rateLimits?.[operation] ?? DEFAULT_RATE_LIMITS[operation];
@@ -301,21 +305,6 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   if (workspaceRetryAfter) {
     await release(config.store, clientChecks, limitedAt).catch(() => {});
     return refuseWith({ status: 429, message: 'Workspace rate limit reached', retryAfter: workspaceRetryAfter });
-  }
-
-  let keys: ProxyKeys;
-  try {
-    keys = typeof config.options.keys === 'function' ? await config.options.keys() : config.options.keys;
-  } catch {
-    log.level = 'error';
-    log.message = 'keys() failed';
-    return refuseWith({ status: 500, message: 'The proxy could not load its credentials' });
-  }
-  const key = isObject(keys) ? keys[route.tile] : undefined;
-  if (typeof key !== 'string' || key === '' || !SAFE_HEADER_VALUE.test(key)) {
-    log.level = 'error';
-    log.message = `no usable '${route.tile}' key`;
-    return refuseWith({ status: 500, message: 'The proxy is not configured for this operation' });
   }
 
   const headers: Record<string, string> = {
@@ -370,6 +359,23 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   // 204 and friends must not carry a body.
   const text = result.status === 204 || result.status === 304 ? null : redact(result.text, key, headers.authorization!.slice('Basic '.length));
   return new Response(text, { status: result.status, headers: out });
+}
+
+/** The key for `tile`, or undefined (logged by tile name only) when there is no usable one. */
+async function loadKey(config: Config, tile: keyof ProxyKeys, log: ProxyLogEntry): Promise<string | undefined> {
+  let keys: ProxyKeys;
+  try {
+    keys = typeof config.options.keys === 'function' ? await config.options.keys() : config.options.keys;
+  } catch {
+    log.level = 'error';
+    log.message = 'keys() failed';
+    return undefined;
+  }
+  const key = isObject(keys) ? keys[tile] : undefined;
+  if (typeof key === 'string' && key !== '' && SAFE_HEADER_VALUE.test(key)) return key;
+  log.level = 'error';
+  log.message = `no usable '${tile}' key`;
+  return undefined;
 }
 
 function countUnits(operation: Operation, body: unknown): number {
