@@ -29,7 +29,7 @@ export class SlidingWindow {
     for (const [bucket, count] of [...this.buckets].sort((a, b) => a[0] - b[0])) {
       freed += count;
       if (freed >= needed) {
-        waitMs = (bucket + 1) * this.bucketMs + this.windowMs - now;
+        waitMs = bucket * this.bucketMs + this.windowMs - now;
         break;
       }
     }
