@@ -186,7 +186,7 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
 
   // CORS first: a refused origin learns nothing else and reaches nothing.
   const origin = request.headers.get('origin');
-  const sameOrigin = origin === null || origin === url.origin;
+  const sameOrigin = origin === null || origin === url.origin || origin === publicOrigin(request, info, config.trusted);
   if (!sameOrigin && !config.allowedOrigins.has(origin)) {
     return refuse(operation, { status: 403, message: 'Origin not allowed' });
   }
@@ -359,6 +359,24 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   // 204 and friends must not carry a body.
   const text = result.status === 204 || result.status === 304 ? null : redact(result.text, key, headers.authorization!.slice('Basic '.length));
   return new Response(text, { status: result.status, headers: out });
+}
+
+/**
+ * The origin the browser used, when a trusted proxy in front terminated TLS or rewrote the host
+ * (`X-Forwarded-Proto`/`-Host`, first value); undefined otherwise. Only believed from
+ * `trustedProxies`, so a client cannot claim to be same-origin.
+ */
+function publicOrigin(request: Request, info: ProxyConnectionInfo | undefined, trusted: (address: string) => boolean): string | undefined {
+  const peer = info?.clientAddress;
+  if (!peer || !trusted(peer.toLowerCase().replace(/^::ffff:(?=\d+\.)/, ''))) return undefined;
+  const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]!.trim().toLowerCase();
+  const host = request.headers.get('x-forwarded-host')?.split(',')[0]!.trim().toLowerCase() ?? new URL(request.url).host;
+  if ((proto !== 'https' && proto !== 'http') || !/^[a-z0-9.:[\]-]+$/.test(host)) return undefined;
+  try {
+    return new URL(`${proto}://${host}`).origin; // drops a default port, as Origin does
+  } catch {
+    return undefined;
+  }
 }
 
 /** The key for `tile`, or undefined (logged by tile name only) when there is no usable one. */

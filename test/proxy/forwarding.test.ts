@@ -354,3 +354,21 @@ describe('configuration', () => {
     expect(() => createProxy({ workspaceId: 'W', keys: { personalize: 'k' }, sdkUrl: 'http://x', allowedOrigins: ['*'] })).toThrow(/allowedOrigins/);
   });
 });
+
+describe('behind a TLS-terminating reverse proxy', () => {
+  it('treats the public origin a trusted proxy reports as same-origin, and nobody else’s claim', async () => {
+    h = await harness({ trustedProxies: ['10.0.0.1'] });
+    const send = (clientAddress: string) =>
+      h.proxy(
+        new Request('http://internal:8080/engage/v1/experiences/events', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'https://shop.example', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'shop.example:443' },
+          body: JSON.stringify(experienceBody()),
+        }),
+        { clientAddress },
+      );
+    expect((await send('10.0.0.1')).status).toBe(200);
+    expect((await send('198.51.100.20')).status).toBe(403);
+    expect(await h.upstream.received()).toHaveLength(1);
+  });
+});
