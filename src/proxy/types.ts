@@ -143,9 +143,12 @@ export interface ProxyOptions {
   maxBodyBytes?: number | Partial<Record<Operation, number>>;
   /**
    * Rate limits per operation, replacing the default for each operation given (`{}` = none).
-   * Defaults mirror the upstream: events 30,000 events/min per workspace, file-import status
-   * 50 requests/min, users 10,000/min, campaign update 10/s, 100/min, 6000/h; experience events
-   * 30,000 events/min per workspace and 1,200 events/min per client.
+   * Per workspace the defaults mirror the upstream: events 30,000 events/min, users 10,000/min,
+   * file-import status 50/min, campaign update 10/s + 100/min + 6000/h; experience events (no
+   * documented quota) 30,000 events/min. Per client: experience events and events 1,200
+   * events/min, users 120/min.
+   * @default DEFAULT_RATE_LIMITS
+   * @example rateLimits: { experienceEvents: { ...DEFAULT_RATE_LIMITS.experienceEvents, client: [{ limit: 600, windowMs: 60_000 }] } }
    */
   rateLimits?: Partial<Record<Operation, OperationRateLimits>>;
   /**
