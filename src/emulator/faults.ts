@@ -68,7 +68,7 @@ export function parseFaultSpec(input: unknown): FaultSpec {
   spec.ratio = number('ratio', 0, 1);
   spec.retryAfterSeconds = number('retryAfterSeconds', 0, 86_400);
   spec.latencyMs = number('latencyMs', 0, 60_000);
-  spec.count = number('count', 1, Number.MAX_SAFE_INTEGER, true);
+  spec.count = number('count', 1, Number.POSITIVE_INFINITY, true);
   spec.durationMs = number('durationMs', 1);
   spec.seed = number('seed', 0, 2 ** 32 - 1, true);
   if (raw.statuses !== undefined) {
