@@ -1,47 +1,16 @@
 import { basicAuth } from './basic-auth';
-import { forwardedFor, trustMatcher } from './client-address';
+import { ADMIN, configure, SAFE_HEADER_VALUE, type Config } from './config';
+import { forwardedFor } from './client-address';
 import { bindCustomer, isObject } from './customer';
 import { eventUuids, seenKey, withoutSeen } from './dedup';
 import { errorBody, requestId, type Refusal } from './error-response';
 import type { Problem } from '../upstream/problem';
 import { forward, retryAfterSeconds } from './forward';
-import { createMemoryStore } from './memory-store';
 import { consume, DEFAULT_RATE_LIMITS, release, type LimitCheck } from './rate-limit';
 import { readBody } from './read-body';
-import { matchRoute, OPERATION_NAMES, UPSTREAM_ORIGIN, type Route } from './routes';
-import { OPERATIONS } from '../upstream/operations';
-import type { Operation, ProxyConnectionInfo, ProxyHandler, ProxyKeys, ProxyLogEntry, ProxyOptions, ProxyStore } from './types';
+import { matchRoute } from './routes';
+import type { Operation, ProxyConnectionInfo, ProxyHandler, ProxyKeys, ProxyLogEntry, ProxyOptions } from './types';
 import { validateBody } from './validate';
-
-const ADMIN: ReadonlySet<Operation> = new Set(['campaignUpdate', 'fileImportStatus']);
-const KIB = 1024;
-const DEFAULT_MAX_BODY: Readonly<Record<Operation, number>> = {
-  // The tracker keeps a request near 64 KB; 256 KiB leaves room for 100 elements of big contexts.
-  experienceEvents: 256 * KIB,
-  users: 128 * KIB,
-  events: 128 * KIB,
-  campaignUpdate: 256 * KIB,
-  fileImportStatus: 16 * KIB,
-};
-// Header values we build from configuration must not be able to start a new header line.
-const SAFE_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-
-interface Config {
-  workspaceId: string;
-  origins: Record<Route['origin'], string | undefined>;
-  basePath: string;
-  allowedOrigins: ReadonlySet<string>;
-  allowCredentials: boolean;
-  corsMaxAge: string;
-  allowHeaders: string;
-  enabled: ReadonlySet<Operation>;
-  options: ProxyOptions;
-  maxBody: Record<Operation, number>;
-  store: ProxyStore;
-  trusted: (address: string) => boolean;
-  dedupWindowMs: number;
-  fetch: typeof fetch;
-}
 
 /**
  * Creates the proxy: a Web-standard `(request, info?) => Promise<Response>` handler that is the
@@ -85,92 +54,6 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   };
 }
 
-function configure(options: ProxyOptions): Config {
-  const fail = (message: string): never => {
-    throw new TypeError(`createProxy: ${message}`);
-  };
-  if (!isObject(options)) fail('options must be an object');
-  if (typeof options.workspaceId !== 'string' || !/^[\w.-]{1,128}$/.test(options.workspaceId)) {
-    fail('workspaceId must be a non-empty string of letters, digits, _ . -');
-  }
-  if (typeof options.keys !== 'function' && !isObject(options.keys)) fail('keys must be an object or a function returning one');
-  const operations = options.operations ?? ['experienceEvents'];
-  if (!Array.isArray(operations)) fail('operations must be an array');
-  for (const operation of operations) {
-    if (!OPERATION_NAMES.includes(operation)) fail(`operations: '${String(operation)}' is not one of ${OPERATION_NAMES.join(', ')}`);
-    if (ADMIN.has(operation) && typeof options.authorize !== 'function') {
-      fail(`operations: '${operation}' is administrative and needs an authorize(request, operation) hook`);
-    }
-  }
-  const origins: Config['origins'] = { baseUrl: undefined, sdkUrl: undefined, fileImportsUrl: undefined };
-  for (const name of ['baseUrl', 'sdkUrl', 'fileImportsUrl'] as const) {
-    const value = options[name];
-    if (value === undefined) continue;
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      // reported below
-    }
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash) {
-      fail(`${name} must be an http(s) URL without query or fragment (got '${value}')`);
-    }
-    origins[name] = value.replace(/\/+$/, '');
-  }
-  for (const operation of operations) {
-    const origin = UPSTREAM_ORIGIN[operation];
-    const tile = OPERATIONS[operation].keyTile;
-    if (!origins[origin]) fail(`${origin} is required for the '${operation}' operation`);
-    if (isObject(options.keys)) {
-      const key = options.keys[tile];
-      if (typeof key !== 'string' || key === '') fail(`keys.${tile} is required for the '${operation}' operation`);
-      // Named, never shown: the message must not carry the key.
-      else if (!SAFE_HEADER_VALUE.test(key)) fail(`keys.${tile} contains characters that cannot go in a header (CR, LF or other control characters)`);
-    }
-  }
-  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-  if (basePath && !/^\/[\w./~-]*$/.test(basePath)) fail(`basePath must start with '/' (got '${options.basePath}')`);
-  const allowedOrigins = new Set<string>();
-  for (const origin of options.allowedOrigins ?? []) {
-    let parsed: string | undefined;
-    try {
-      parsed = new URL(origin).origin;
-    } catch {
-      // reported below
-    }
-    if (!parsed || parsed === 'null') fail(`allowedOrigins: '${origin}' is not an origin like https://www.example.com`);
-    allowedOrigins.add(parsed!);
-  }
-  const allowHeaders = options.allowedHeaders ?? ['Content-Type'];
-  for (const name of allowHeaders) {
-    if (typeof name !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) fail(`allowedHeaders: '${String(name)}' is not a header name`);
-  }
-  const maxBody = { ...DEFAULT_MAX_BODY };
-  if (typeof options.maxBodyBytes === 'number') {
-    for (const operation of OPERATION_NAMES) maxBody[operation] = options.maxBodyBytes;
-  } else if (options.maxBodyBytes) {
-    Object.assign(maxBody, options.maxBodyBytes);
-  }
-  for (const operation of OPERATION_NAMES) {
-    if (!(maxBody[operation] > 0)) fail(`maxBodyBytes for '${operation}' must be a positive number`);
-  }
-  return {
-    workspaceId: options.workspaceId,
-    origins,
-    basePath,
-    allowedOrigins,
-    allowCredentials: options.allowCredentials ?? false,
-    corsMaxAge: String(Math.max(0, Math.floor(options.corsMaxAgeSeconds ?? 7200))),
-    allowHeaders: allowHeaders.join(', '),
-    enabled: new Set(operations),
-    options,
-    maxBody,
-    store: options.store ?? createMemoryStore(),
-    trusted: trustMatcher(options.trustedProxies ?? []),
-    dedupWindowMs: Math.max(0, options.dedupWindowMs ?? 86_400_000),
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-  };
-}
 
 async function handle(config: Config, request: Request, info: ProxyConnectionInfo | undefined, log: ProxyLogEntry): Promise<Response> {
   const url = new URL(request.url);
