@@ -83,7 +83,9 @@ export class Store {
           svc_event_uuid: action.svc_event_uuid as string,
           event_time: action.event_time as number,
           platform: recordedPlatform(own(action, 'platform')),
-          attributes: dict(action.attributes as Record<string, unknown>),
+          // Kept as parsed: JSON.parse objects have no setters, and __proto__ keys were refused
+          // before this point. A copy would double the memory of the largest store.
+          attributes: action.attributes as Record<string, unknown>,
         };
         const bId = own(action, 'b_id');
         if (typeof bId === 'string') record.b_id = bId;
