@@ -122,6 +122,8 @@ export function createTracker(options: TrackerOptions): Tracker {
       })
       .then(
         (waiting) => {
+          // Events recorded while this run was sending are not in its snapshot.
+          if (recordedSinceRun) schedule(recordedSinceRun >= batchSize ? 0 : flushInterval);
           if (waiting === undefined) {
             // Another tab is delivering; look again later in case it dies.
             schedule(flushInterval);
@@ -151,7 +153,6 @@ export function createTracker(options: TrackerOptions): Tracker {
       rest = taken.rest;
       await deliver(taken.batch);
     }
-    failures = 0;
     blockedUntil = 0;
     return rest.length;
   }
@@ -174,7 +175,11 @@ export function createTracker(options: TrackerOptions): Tracker {
   async function deliver(batch: Batch): Promise<void> {
     const { status, error, retryAfterMs } = await post(batch);
     const verdict = classify(status);
-    if (verdict === 'ok') return queue.remove(batch.events.map((event) => event.uuid));
+    if (verdict === 'ok') {
+      // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
+      failures = 0;
+      return queue.remove(batch.events.map((event) => event.uuid));
+    }
     if (verdict === 'split') {
       if (batch.events.length === 1) {
         await queue.remove([batch.events[0]!.uuid]);
@@ -204,8 +209,10 @@ export function createTracker(options: TrackerOptions): Tracker {
         keepalive,
         credentials,
       });
-      if (response.ok) return { status: response.status };
+      // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
+      // response is consumed, and unread 2xx bodies starve every later keepalive request.
       const text = await response.text().catch(() => '');
+      if (response.ok) return { status: response.status };
       let body: unknown = text;
       try {
         body = JSON.parse(text);

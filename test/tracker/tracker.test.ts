@@ -251,6 +251,18 @@ describe('createTracker', () => {
     await vi.waitFor(() => expect(delivered()).toEqual([id]));
   });
 
+  it('delivers events recorded while a delivery was in flight, with no further call', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    answer = async () => (await gate, Response.json({}));
+    const tracker = make({ batchSize: 2, flushInterval: 200 });
+    const first = [tracker.shown(context), tracker.shown(context)];
+    await vi.waitFor(() => expect(sent.length).toBe(1));
+    const late = tracker.shown(context);
+    release();
+    await vi.waitFor(() => expect(delivered()).toEqual([...first, late]));
+  });
+
   it('sends unsaved events with keepalive when the page is hidden', async () => {
     const tracker = make();
     const id = tracker.shown(context)!;
