@@ -27,8 +27,13 @@ async function readJson(request: Request): Promise<{ ok: true; value: unknown } 
 export async function handleAdmin(emulator: Emulator, request: Request, url: URL): Promise<Response> {
   const path = url.pathname.replace(/\/+$/, '');
   const method = request.method;
-  const only = (allowed: string, run: () => Response | Promise<Response>) =>
-    method === allowed ? run() : fail(405, `use ${allowed} for ${path}`, { allow: allowed });
+  const only = async (allowed: string, run: () => Response | Promise<Response>): Promise<Response> => {
+    if (method !== allowed) return fail(405, `use ${allowed} for ${path}`, { allow: allowed });
+    const response = await run();
+    // Read-only views may be shown by a local demo page on another origin; nothing here is a secret.
+    if (allowed === 'GET') response.headers.set('access-control-allow-origin', '*');
+    return response;
+  };
 
   switch (path) {
     case '/_emulator/experience-events':
