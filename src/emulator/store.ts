@@ -44,6 +44,12 @@ export interface EventRecord {
 const CREATE_ONLY = ['publisher_name', 'campaign_name', 'u_l_a', 'cr_t', 'svc_gaid', 'advertising_identifier'];
 const ARRAY_OPS = ['addValueToArrayField', 'removeValueFromArrayField'];
 
+// Fair-use limits of the data tracking policy: longer values are truncated, attributes past the
+// cap are dropped (not refused), as the upstream documents.
+const MAX_VALUE_LENGTH = 512;
+const MAX_EVENT_ATTRIBUTES = 100;
+const fit = (value: unknown): unknown => (typeof value === 'string' && value.length > MAX_VALUE_LENGTH ? value.slice(0, MAX_VALUE_LENGTH) : value);
+
 /** Null-prototype copy, so no stored key can reach Object.prototype. */
 const dict = (source?: Record<string, unknown>): Record<string, unknown> => Object.assign(Object.create(null) as Record<string, unknown>, source);
 
@@ -150,7 +156,7 @@ export class Store {
             name === 'addValueToArrayField' ? [...current, ...items.filter((v) => !current.includes(v))] : current.filter((v) => !items.includes(v));
         }
       } else if (!(outcome === 'updated' && CREATE_ONLY.includes(name) && name in profile.attributes)) {
-        profile.attributes[name] = value;
+        profile.attributes[name] = Array.isArray(value) ? value.map(fit) : fit(value);
       }
     }
     if (customerId !== undefined && profile.customer_id === null) profile.customer_id = customerId;
@@ -179,7 +185,7 @@ export class Store {
         device_id: deviceId,
         user_identifiers: identifiers,
         action: action.action as string,
-        attributes: isObject(attributes) ? dict(attributes) : dict(),
+        attributes: isObject(attributes) ? fitAttributes(attributes) : dict(),
         platform: typeof platform === 'string' ? platform : null,
         app_version: typeof version === 'string' ? version : null,
         // With no time given, the upstream takes the time it received the event.
@@ -190,6 +196,12 @@ export class Store {
     }
     return actions.length;
   }
+}
+
+function fitAttributes(attributes: Record<string, unknown>): Record<string, unknown> {
+  const out = dict();
+  for (const name of Object.keys(attributes).slice(0, MAX_EVENT_ATTRIBUTES)) out[name] = fit(attributes[name]);
+  return out;
 }
 
 function mergePlatforms(current: unknown[], sent: unknown[]): unknown[] {

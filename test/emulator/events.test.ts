@@ -129,3 +129,14 @@ describe('events: 30,000 events per minute per workspace', () => {
     }
   });
 });
+
+describe('events: fair-use limits of the data tracking policy', () => {
+  it('values longer than 512 characters are truncated, attributes past 100 are dropped (accepted, not refused)', async () => {
+    const attributes: Record<string, unknown> = { long: 'x'.repeat(600) };
+    for (let i = 0; i < 120; i++) attributes[`a${i}`] = i;
+    expect(await call(h, 'events', event({ actions: [{ action: 'A', attributes }] }))).toMatchObject(ok);
+    const stored = h.emulator.getEvents().events[0]!.attributes;
+    expect((stored.long as string).length).toBe(512);
+    expect(Object.keys(stored)).toHaveLength(100);
+  });
+});

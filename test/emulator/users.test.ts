@@ -193,3 +193,11 @@ describe('users: rate limit', () => {
     }
   });
 });
+
+describe('users: fair-use limits of the data tracking policy', () => {
+  it('values longer than 512 characters are stored truncated', async () => {
+    expect(await call(h, 'users', user({ attributes: { bio: 'y'.repeat(700), tags: ['z'.repeat(513)] } }))).toMatchObject(ok);
+    const stored = h.emulator.getUsers().users[0]!.attributes;
+    expect([(stored.bio as string).length, (stored.tags as string[])[0]!.length]).toEqual([512, 512]);
+  });
+});
