@@ -1,7 +1,9 @@
 // The built CLI (dist/emulator-cli.js, made by `npm run build`): prints the workspace ID, the
 // three keys and the URL; flags and ENGAGE_* variables set them; fault flags apply.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { basic, xpBody } from './helpers.ts';
@@ -61,6 +63,31 @@ describe.skipIf(!existsSync(cli))('engage-emulator CLI', () => {
       body: JSON.stringify(xpBody()),
     });
     expect([res.status, res.headers.get('retry-after')]).toEqual([503, '4']);
+  });
+
+  it('--data: every acknowledged write survives SIGKILL of the process', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engage-cli-'));
+    try {
+      const file = join(dir, 'state.jsonl');
+      const first = await launch(['--port', '0', '--data', file]);
+      const headers = { 'content-type': 'application/json', authorization: basic('emulator-personalize-key'), 'svc-appkey': 'ENGAGEDEMO01' };
+      const acknowledged: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const body = xpBody();
+        const res = await fetch(`${first.url}/v1/experiences/events`, { method: 'POST', headers, body: JSON.stringify(body) });
+        if (res.status === 200) acknowledged.push((body.elements[0]!.actions[0] as { svc_event_uuid: string }).svc_event_uuid);
+      }
+      const child = running.pop()!;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      const second = await launch(['--port', '0', '--data', file]);
+      const stored = await (await fetch(`${second.url}/_emulator/experience-events`)).json();
+      expect(acknowledged).toHaveLength(20);
+      expect(stored.events.map((e: { svc_event_uuid: string }) => e.svc_event_uuid)).toEqual(acknowledged);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses bad flags with a clear message and exit code 2', async () => {
