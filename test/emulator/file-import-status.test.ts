@@ -62,7 +62,7 @@ describe('file-import status: seeded data', () => {
 
 describe('file-import status: paging', () => {
   it('50 per page by offset, with total_count and more_files', async () => {
-    const pages = [];
+    const pages: any[] = [];
     for (const offset of [1, 2, 3]) pages.push((await call(h, 'fileImportStatus', { offset })).body);
     expect(pages.map((p) => [p.offset, p.data.length, p.more_files])).toEqual([
       [1, 50, true],
