@@ -1,5 +1,10 @@
 import type { Operation } from './operations';
 import type { Problem } from './problem';
+import { FILE_IMPORT_ENUM_ERROR, INVALID_ATTRIBUTE } from './error-types';
+
+// Re-exported so one import serves code that builds bodies; validators import error-types only,
+// which keeps the message tables out of a client bundle.
+export { MISSING_ATTRIBUTE, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, INVALID_ATTRIBUTE, FILE_IMPORT_ENUM_ERROR } from './error-types';
 
 /** An error that is not a validation problem: auth, size, media type, rate limit, faults. */
 export interface ErrorInput {
@@ -12,16 +17,6 @@ export interface ErrorInput {
   field?: string;
 }
 
-/** `error.type` values of the users/events envelope that more than one module uses. */
-export const MISSING_ATTRIBUTE = 'MissingAttributeError';
-export const MALFORMED_JSON = 'Malformed JSON';
-/** Our choice for a present-but-invalid value: the public material names no type for it. */
-export const INVALID_ATTRIBUTE = 'InvalidAttributeError';
-/**
- * File-import status answers an enum value it can't read (e.g. a case mismatch) with a body of
- * its own shape, which has no type field; this marker selects that shape.
- */
-export const FILE_IMPORT_ENUM_ERROR = 'Unable to process the request';
 
 const PHRASES: Record<number, string> = {
   400: 'Bad Request',
@@ -96,8 +91,6 @@ const isProblem = (input: Problem | ErrorInput): input is Problem => 'rule' in i
  */
 export const problemMessage = (p: Problem): string => (/^[A-Z]/.test(p.rule) ? p.rule : `${p.field} ${p.rule}`);
 
-/** The upstream's sentence for a body it cannot decode (users, events). */
-export const MALFORMED_JSON_MESSAGE = 'Could not decode the request body. The JSON was incorrect or not encoded as UTF-8.';
 const SERVER_ERROR = 'An unexpected error was encountered while processing this request. Please contact the support team.';
 
 // The upstream's own sentences, where the public material shows them.

@@ -1,4 +1,4 @@
-import { INVALID_ATTRIBUTE, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, MISSING_ATTRIBUTE } from './error-bodies';
+import { INVALID_ATTRIBUTE, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, MISSING_ATTRIBUTE } from './error-types';
 
 const NOT_FOUND = 'is not found in the payload';
 import { MAX_TIMEZONE_OFFSET } from './experience-events';

@@ -1,4 +1,4 @@
-import { FILE_IMPORT_ENUM_ERROR } from './error-bodies';
+import { FILE_IMPORT_ENUM_ERROR } from './error-types';
 import { at, isObject, oneOf, own, problem, type Problem } from './problem';
 
 export const IMPORT_TYPES = ['USERS', 'EVENTS', 'AUX_DATA'] as const;
