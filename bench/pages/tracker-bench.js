@@ -29,7 +29,7 @@ async function committed(db, store) {
 window.bench = {
   async ours(n) {
     // Warm up (JIT, database open) outside the measurement.
-    const warm = createTracker({ endpoint, customerId: 'bench', batchSize: 1e9, flushInterval: 1e9, namespace: 'warm' });
+    const warm = createTracker({ endpoint: '/nowhere', customerId: 'bench', batchSize: 1e9, flushInterval: 1e9, namespace: 'warm' });
     for (let i = 0; i < 500; i++) warm.shown(context);
     await committed('engage-sdk-v1', 'queue');
     warm.destroy();

@@ -83,7 +83,8 @@ export function createTracker(options: TrackerOptions): Tracker {
 
   function schedule(delay: number): void {
     if (destroyed) return;
-    const at = Math.max(Date.now() + delay, blockedUntil);
+    // setTimeout fires at once for delays beyond 2^31-1 ms; cap at a day.
+    const at = Math.max(Date.now() + Math.min(delay, 864e5), blockedUntil);
     if (timer !== undefined && due <= at) return;
     clearTimeout(timer);
     due = at;
@@ -103,7 +104,9 @@ export function createTracker(options: TrackerOptions): Tracker {
       return refuse(error as ValidationError);
     }
     queue.push(event);
-    schedule(++recordedSinceRun >= batchSize ? 0 : flushInterval);
+    // Scheduling reads the clock: only when it can change something (hot path).
+    if (++recordedSinceRun === batchSize) schedule(0);
+    else if (timer === undefined) schedule(flushInterval);
     return event.uuid;
   }
 

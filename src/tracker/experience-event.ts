@@ -12,8 +12,34 @@ const MAX_VALUE_LENGTH = 512;
 const MAX_NAME_LENGTH = 200;
 const MAX_ATTRIBUTES = 100;
 
+// `crypto.randomUUID()` costs ~4 µs a call in Chromium 156 (twice our whole budget per event);
+// random bytes drawn 4 KiB at a time from the same CSPRNG, formatted by the uuid package, cost
+// a tenth of that, and `getRandomValues` exists in insecure contexts too.
+let pool = new Uint8Array(0);
+let next = 0;
+const randomBytes = (): Uint8Array => {
+  if (next + 16 > pool.length) {
+    pool = crypto.getRandomValues(new Uint8Array(4096));
+    next = 0;
+  }
+  return pool.subarray(next, (next += 16));
+};
+
 /** Seconds east of UTC at `ms` (getTimezoneOffset is minutes west, and varies with DST). */
 export const timezoneOffsetAt = (ms: number): number => 0 - new Date(ms).getTimezoneOffset() * 60;
+
+// Offsets change only on minute boundaries (DST, zone changes), and asking the Date costs ~1 µs:
+// remember the last minute's answer.
+let offsetMinute = NaN;
+let offset = 0;
+const offsetAt = (ms: number): number => {
+  const minute = Math.floor(ms / 60_000);
+  if (minute !== offsetMinute) {
+    offsetMinute = minute;
+    offset = timezoneOffsetAt(ms);
+  }
+  return offset;
+};
 
 /**
  * Validates the caller's input and builds the event to queue. Throws `ValidationError` naming the
@@ -55,10 +81,10 @@ export function buildEvent(
     }
   }
   return {
-    uuid: uuidv4(),
+    uuid: uuidv4({ random: randomBytes() }),
     action,
     time: Math.floor(now / 1000),
-    offset: timezoneOffsetAt(now),
+    offset: offsetAt(now),
     customerId,
     attributes,
     recordedAt: now,
