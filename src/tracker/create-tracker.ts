@@ -42,7 +42,7 @@ export function createTracker(options: TrackerOptions): Tracker {
   let customerId: string | undefined;
   let destroyed = false;
   let hidden = false;
-  let optedOut = consent() === '1';
+  let optedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let due = Infinity;
   let blockedUntil = 0;
@@ -68,17 +68,21 @@ export function createTracker(options: TrackerOptions): Tracker {
     return undefined;
   }
 
-  function consent(value?: string | null): string | null | undefined {
+  /** Remembers the consent choice across page loads; without storage (SSR, blocked cookies), for this page only. */
+  function remember(optOut: boolean): void {
     try {
-      if (value === undefined) return localStorage.getItem(consentKey);
-      if (value === null) localStorage.removeItem(consentKey);
-      else localStorage.setItem(consentKey, value);
+      if (optOut) localStorage.setItem(consentKey, '1');
+      else localStorage.removeItem(consentKey);
     } catch {
-      // No storage (SSR, blocked cookies): consent then lasts for this page only.
+      // No storage: nothing to remember with.
     }
-    return undefined;
   }
 
+  try {
+    optedOut = localStorage.getItem(consentKey) === '1';
+  } catch {
+    // No storage: not opted out.
+  }
   const queue = createEventQueue(namespace, options.storageTimeout ?? 3_000, report);
 
   function schedule(delay: number): void {
@@ -160,18 +164,18 @@ export function createTracker(options: TrackerOptions): Tracker {
     return rest.length;
   }
 
+  /** Drops (and reports) what is too old, then the oldest beyond `maxQueueSize`; `events` is oldest first. */
   async function age(events: StoredEvent[]): Promise<StoredEvent[]> {
     const oldest = Date.now() - maxEventAge;
-    const expired = events.filter((event) => event.recordedAt < oldest);
-    let kept = events.filter((event) => event.recordedAt >= oldest);
-    const overflow = kept.slice(0, Math.max(0, kept.length - maxQueueSize));
-    kept = kept.slice(overflow.length);
-    if (expired.length || overflow.length) {
-      await queue.remove([...expired, ...overflow].map((event) => event.uuid));
-      if (expired.length) report(new DroppedEventsError(expired.length, 'expired'));
-      if (overflow.length) report(new DroppedEventsError(overflow.length, 'overflow'));
+    let expired = events.findIndex((event) => event.recordedAt >= oldest);
+    if (expired < 0) expired = events.length;
+    const dropped = Math.max(expired, events.length - maxQueueSize);
+    if (dropped) {
+      await queue.remove(events.slice(0, dropped).map((event) => event.uuid));
+      if (expired) report(new DroppedEventsError(expired, 'expired'));
+      if (dropped > expired) report(new DroppedEventsError(dropped - expired, 'overflow'));
     }
-    return kept;
+    return events.slice(dropped);
   }
 
   /** Sends one batch. A refused batch is halved until the refused event stands alone. Throws when it must wait. */
@@ -288,12 +292,12 @@ export function createTracker(options: TrackerOptions): Tracker {
     },
     optOut() {
       optedOut = true;
-      consent('1');
+      remember(true);
       queue.clear().catch(noop);
     },
     optIn() {
       optedOut = false;
-      consent(null);
+      remember(false);
     },
     destroy() {
       destroyed = true;
