@@ -141,7 +141,7 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
     changed = binding.changed;
   }
 
-  const problem = validateBody(operation, body);
+  const problem = validateBody(operation, body, config.options.identityResolution);
   if (problem) return refuseWith(problem);
 
   // Before any budget is spent: a misconfigured key must not cost anyone quota.

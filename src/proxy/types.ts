@@ -137,6 +137,13 @@ export interface ProxyOptions {
    */
   resolveCustomer?: (request: Request) => string | undefined | Promise<string | undefined>;
   /**
+   * The workspace has identity resolution on: users and events may then omit `customer_id` and
+   * identify the user by one of these identifiers instead (as the upstream accepts them).
+   * @default undefined (off: `customer_id` is required)
+   * @example identityResolution: { identifiers: ['svc_mobile'] }
+   */
+  identityResolution?: { identifiers: string[] };
+  /**
    * Maximum request body in bytes (413 beyond), one number for all, or per operation.
    * @default { experienceEvents: 262144, users: 131072, events: 131072, campaignUpdate: 262144, fileImportStatus: 16384 }
    */

@@ -372,3 +372,23 @@ describe('behind a TLS-terminating reverse proxy', () => {
     expect(await h.upstream.received()).toHaveLength(1);
   });
 });
+
+describe('identity resolution', () => {
+  const identifierOnly = { type: 'customer', attributes: { svc_mobile: '+919999999999', name: 'Asha' } };
+  const identityResolution = { identifiers: ['svc_mobile'] };
+
+  it('refuses a users body without customer_id unless the workspace resolves identities', async () => {
+    h = await harness({ operations: ['users'] }, { identityResolution });
+    const res = await h.call('/v1/customer', { json: identifierOnly });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ status: 'fail', error: { attribute: 'customer_id' } });
+    expect(await h.upstream.received()).toHaveLength(0);
+  });
+
+  it('forwards an identifier-only users body when configured with the same identifiers', async () => {
+    h = await harness({ operations: ['users'], identityResolution }, { identityResolution });
+    const res = await h.call('/v1/customer', { json: identifierOnly });
+    expect(res.status).toBe(200);
+    expect((await h.upstream.received()).map((r: { status: number }) => r.status)).toEqual([200]);
+  });
+});

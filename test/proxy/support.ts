@@ -37,8 +37,8 @@ export interface Upstream {
 }
 
 /** The real emulator on 127.0.0.1, port 0. */
-export async function startUpstream(): Promise<Upstream> {
-  const emulator = createEmulator();
+export async function startUpstream(emulatorOptions: Parameters<typeof createEmulator>[0] = {}): Promise<Upstream> {
+  const emulator = createEmulator(emulatorOptions);
   const server = await serve(emulator.handler, { port: 0 });
   const admin = async (path: string, init?: RequestInit) => {
     const res = await fetch(`${server.url}/_emulator/${path}`, init);
@@ -72,8 +72,11 @@ export interface Harness {
 
 export const PROXY_ORIGIN = 'https://shop.example';
 
-export async function harness(options: Partial<ProxyOptions> = {}): Promise<Harness> {
-  const upstream = await startUpstream();
+export async function harness(
+  options: Partial<ProxyOptions> = {},
+  emulatorOptions: Parameters<typeof createEmulator>[0] = {},
+): Promise<Harness> {
+  const upstream = await startUpstream(emulatorOptions);
   const sent: Sent[] = [];
   const proxy = createProxy({
     fetch: async (input, init) => {
