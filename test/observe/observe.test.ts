@@ -1,0 +1,370 @@
+// @vitest-environment happy-dom
+// Viewability and click rules with a scripted IntersectionObserver (happy-dom has none) and fake
+// timers; the real observer is proven in Chromium by test/e2e/demo.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { autoObserve, impressionKey, observe, type Recorder } from '../../src/tracker/observe';
+import type { ExperienceContext } from '../../src/tracker/types';
+
+class FakeIO {
+  static all: FakeIO[] = [];
+  targets: Element[] = [];
+  disconnected = false;
+  constructor(readonly callback: (entries: unknown[]) => void) {
+    FakeIO.all.push(this);
+  }
+  observe(element: Element) {
+    this.targets.push(element);
+  }
+  disconnect() {
+    this.disconnected = true;
+  }
+  unobserve() {}
+}
+
+/** Reports `ratio` of `element` visible to its live observer(s); size in px for the large-element rule. */
+function view(element: Element, ratio: number, size = { width: 300, height: 200 }) {
+  for (const io of FakeIO.all) {
+    if (io.disconnected || !io.targets.includes(element)) continue;
+    io.callback([
+      {
+        target: element,
+        isIntersecting: ratio > 0,
+        intersectionRatio: ratio,
+        intersectionRect: { width: size.width, height: size.height * ratio },
+        rootBounds: { width: 1000, height: 800 },
+      },
+    ]);
+  }
+}
+
+function setVisibility(state: 'visible' | 'hidden') {
+  Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+const context = (n = 1): ExperienceContext => ({
+  cid: `cid-${n}`,
+  experience: `Experience ${n}`,
+  svc_locale_id: 'en',
+  svc_variation_id: String(n),
+  audience_name: 'All',
+  audience_id: `aud-${n}`,
+  type: 'Web Personalization',
+});
+
+function recorder() {
+  const calls: Array<{ action: 'shown' | 'clicked'; context: ExperienceContext; attributes?: Record<string, unknown> }> = [];
+  const rec: Recorder = {
+    shown: (c, a) => (calls.push({ action: 'shown', context: c, attributes: a }), 'uuid'),
+    clicked: (c, a) => (calls.push({ action: 'clicked', context: c, attributes: a }), 'uuid'),
+  };
+  return { rec, calls, shown: () => calls.filter((c) => c.action === 'shown'), clicks: () => calls.filter((c) => c.action === 'clicked') };
+}
+
+const placement = (html = '<button data-engage-b-id="buy"><span>Buy</span></button><p>text</p>') => {
+  const div = document.createElement('div');
+  div.innerHTML = html;
+  document.body.append(div);
+  return div;
+};
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  FakeIO.all = [];
+  (window as unknown as { IntersectionObserver: unknown }).IntersectionObserver = FakeIO;
+  setVisibility('visible');
+  document.body.innerHTML = '';
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('observe: impressions', () => {
+  it('counts SHOWN only after one continuous second at 50% or more', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    observe(el, context(), rec);
+    view(el, 0.5);
+    vi.advanceTimersByTime(999);
+    expect(shown()).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(shown()).toEqual([{ action: 'shown', context: context(), attributes: undefined }]);
+  });
+
+  it('counts nothing for a placement scrolled past quickly', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    observe(el, context(), rec);
+    view(el, 1);
+    vi.advanceTimersByTime(600);
+    view(el, 0);
+    vi.advanceTimersByTime(10_000);
+    expect(shown()).toHaveLength(0);
+  });
+
+  it('restarts the second when visibility drops below half, and ignores 49%', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    observe(el, context(), rec);
+    view(el, 0.75);
+    vi.advanceTimersByTime(800);
+    view(el, 0.49);
+    vi.advanceTimersByTime(5_000);
+    expect(shown()).toHaveLength(0);
+    view(el, 0.6);
+    vi.advanceTimersByTime(999);
+    expect(shown()).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(shown()).toHaveLength(1);
+  });
+
+  it('does not count while the tab is hidden, and needs a full second after it shows again', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    observe(el, context(), rec);
+    view(el, 1);
+    vi.advanceTimersByTime(900);
+    setVisibility('hidden');
+    vi.advanceTimersByTime(10_000);
+    expect(shown()).toHaveLength(0);
+    setVisibility('visible');
+    vi.advanceTimersByTime(999);
+    expect(shown()).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(shown()).toHaveLength(1);
+  });
+
+  it('starts no timer when the page loads in a background tab', () => {
+    setVisibility('hidden');
+    const { rec, shown } = recorder();
+    const el = placement();
+    observe(el, context(), rec);
+    view(el, 1);
+    vi.advanceTimersByTime(5_000);
+    expect(shown()).toHaveLength(0);
+  });
+
+  it('counts once per page view, then stops watching visibility', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    observe(el, context(), rec);
+    view(el, 1);
+    vi.advanceTimersByTime(1_000);
+    view(el, 0);
+    view(el, 1);
+    vi.advanceTimersByTime(5_000);
+    expect(shown()).toHaveLength(1);
+    expect(FakeIO.all[0]!.disconnected).toBe(true);
+  });
+
+  it('a second node with the same context (a re-render) is not a second impression; another context is', () => {
+    const { rec, shown } = recorder();
+    const first = placement();
+    observe(first, context(1), rec);
+    view(first, 1);
+    vi.advanceTimersByTime(1_000);
+    const again = placement();
+    observe(again, context(1), rec);
+    view(again, 1);
+    vi.advanceTimersByTime(5_000);
+    expect(shown()).toHaveLength(1);
+    const other = placement();
+    observe(other, context(2), rec);
+    view(other, 1);
+    vi.advanceTimersByTime(1_000);
+    expect(shown().map((c) => c.context.cid)).toEqual(['cid-1', 'cid-2']);
+  });
+
+  it('a fresh `seen` set starts a new page view (SPA navigation)', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    observe(el, context(), rec, { seen: new Set() });
+    view(el, 1);
+    vi.advanceTimersByTime(1_000);
+    const next = placement();
+    observe(next, context(), rec, { seen: new Set() });
+    view(next, 1);
+    vi.advanceTimersByTime(1_000);
+    expect(shown()).toHaveLength(2);
+  });
+
+  it('a placement larger than the viewport counts when it covers half the viewport', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    observe(el, context(), rec);
+    // 30% of a 1000×2000 element = 1000×600 px, 75% of the 1000×800 viewport.
+    view(el, 0.3, { width: 1000, height: 2000 });
+    vi.advanceTimersByTime(1_000);
+    expect(shown()).toHaveLength(1);
+  });
+
+  it('honours threshold and minVisibleMs', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    observe(el, context(), rec, { threshold: 1, minVisibleMs: 2_000 });
+    view(el, 0.9);
+    vi.advanceTimersByTime(3_000);
+    expect(shown()).toHaveLength(0);
+    view(el, 1);
+    vi.advanceTimersByTime(1_999);
+    expect(shown()).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(shown()).toHaveLength(1);
+  });
+
+  it('stop() cancels a pending impression and clicks', () => {
+    const { rec, calls } = recorder();
+    const el = placement();
+    const stop = observe(el, context(), rec);
+    view(el, 1);
+    vi.advanceTimersByTime(500);
+    stop();
+    stop();
+    vi.advanceTimersByTime(5_000);
+    el.querySelector('button')!.click();
+    expect(calls).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('without IntersectionObserver: reports it, counts no impression, still counts clicks', () => {
+    delete (window as unknown as { IntersectionObserver?: unknown }).IntersectionObserver;
+    const errors: Error[] = [];
+    const { rec, calls } = recorder();
+    const el = placement();
+    observe(el, context(), rec, { onError: (e) => errors.push(e) });
+    el.querySelector('button')!.click();
+    expect(errors.map((e) => e.message)).toEqual(['IntersectionObserver: is not available: impressions are not counted automatically']);
+    expect(calls.map((c) => c.action)).toEqual(['clicked']);
+  });
+
+  it('bad element: reported, not thrown', () => {
+    const errors: Array<{ field: string }> = [];
+    const { rec } = recorder();
+    const stop = observe(null as unknown as Element, context(), rec, { onError: (e) => errors.push(e as never) });
+    expect(() => stop()).not.toThrow();
+    expect(errors[0]!.field).toBe('element');
+  });
+});
+
+describe('observe: clicks', () => {
+  it('records every click inside, with b_id from the nearest data-engage-b-id within the element', () => {
+    const outer = placement('<section data-engage-b-id="outer"><div id="p"><button data-engage-b-id="buy"><span>Buy</span></button><a href="#x">More</a></div></section>');
+    const el = outer.querySelector('#p')!;
+    const { rec, clicks } = recorder();
+    observe(el, context(), rec);
+    (el.querySelector('span') as HTMLElement).click();
+    (el.querySelector('a') as HTMLElement).click();
+    expect(clicks()).toEqual([
+      { action: 'clicked', context: context(), attributes: { b_id: 'buy' } },
+      // No attribute up to the element: no b_id (an outer placement's attribute is not ours).
+      { action: 'clicked', context: context(), attributes: undefined },
+    ]);
+  });
+
+  it('a throwing recorder does not break the page', () => {
+    const el = placement();
+    observe(el, context(), {
+      shown: () => {
+        throw new Error('boom');
+      },
+      clicked: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(() => el.querySelector('button')!.click()).not.toThrow();
+    view(el, 1);
+    expect(() => vi.advanceTimersByTime(1_000)).not.toThrow();
+  });
+});
+
+describe('autoObserve', () => {
+  const tag = (c: ExperienceContext | string, inner = '<button data-engage-b-id="go">Go</button>') => {
+    const div = document.createElement('div');
+    div.setAttribute('data-engage-context', typeof c === 'string' ? c : JSON.stringify(c));
+    div.innerHTML = inner;
+    return div;
+  };
+  const flushMutations = () => vi.advanceTimersByTimeAsync(0);
+
+  it('observes elements present at start and added later', async () => {
+    const { rec, shown, clicks } = recorder();
+    const first = tag(context(1));
+    document.body.append(first);
+    autoObserve(document, rec);
+    const later = document.createElement('section');
+    later.append(tag(context(2)));
+    document.body.append(later);
+    await flushMutations();
+    const second = later.firstElementChild!;
+    view(first, 1);
+    view(second, 1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(shown().map((c) => c.context.cid).sort()).toEqual(['cid-1', 'cid-2']);
+    (second.querySelector('button') as HTMLElement).click();
+    expect(clicks()).toEqual([{ action: 'clicked', context: context(2), attributes: { b_id: 'go' } }]);
+  });
+
+  it('a re-rendered placement (node replaced, same context) is one impression', async () => {
+    const { rec, shown } = recorder();
+    const first = tag(context(1));
+    document.body.append(first);
+    autoObserve(document, rec);
+    view(first, 1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const replacement = tag(context(1), '<p>re-rendered</p>');
+    first.replaceWith(replacement);
+    await flushMutations();
+    view(replacement, 1);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(shown()).toHaveLength(1);
+  });
+
+  it('unreadable JSON is reported with the attribute name and skipped; others still work', async () => {
+    const errors: Array<{ field: string; rule: string }> = [];
+    const { rec, shown } = recorder();
+    document.body.append(tag('{not json'), tag('[1,2]'));
+    const good = tag(context(3));
+    document.body.append(good);
+    expect(() => autoObserve(document, rec, { onError: (e) => errors.push(e as never) })).not.toThrow();
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatchObject({ field: 'data-engage-context', rule: 'must be the experience context as a JSON object' });
+    view(good, 1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(shown()).toHaveLength(1);
+  });
+
+  it('a changed context attribute is observed anew; removed elements stop', async () => {
+    const { rec, shown, clicks } = recorder();
+    const el = tag(context(1));
+    document.body.append(el);
+    autoObserve(document, rec);
+    el.setAttribute('data-engage-context', JSON.stringify(context(4)));
+    await flushMutations();
+    view(el, 1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(shown().map((c) => c.context.cid)).toEqual(['cid-4']);
+    const button = el.querySelector('button') as HTMLElement;
+    el.remove();
+    await flushMutations();
+    button.click();
+    expect(clicks()).toHaveLength(0);
+  });
+
+  it('stop() disconnects everything', async () => {
+    const { rec, calls } = recorder();
+    const el = tag(context(1));
+    document.body.append(el);
+    const stop = autoObserve(document, rec);
+    stop();
+    document.body.append(tag(context(2)));
+    await flushMutations();
+    view(el, 1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    (el.querySelector('button') as HTMLElement).click();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('impressionKey: cid, experience, variation and audience', () => {
+    expect(impressionKey(context(7))).toBe('cid-7|Experience 7|7|aud-7');
+  });
+});
