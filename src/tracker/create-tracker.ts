@@ -3,6 +3,7 @@ import { type Batch, takeBatch } from './batch';
 import { createEventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
 import { withFlushLock } from './flush-lock';
+import { observe } from './observe';
 import { classify, parseRetryAfter, retryDelay } from './retry-policy';
 import type { ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
@@ -283,7 +284,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     },
     observe(element, context) {
       if (destroyed) return noop;
-      const stop = noop;
+      const stop = observe(element, context, tracker, { onError: report });
       stops.add(stop);
       return () => {
         stops.delete(stop);
