@@ -1,2 +1,67 @@
-// Script-tag entry (dist/engage.iife.js): filled in by the tracker work.
-export {};
+// Script-tag entry (dist/engage.iife.js, global `Engage`). Unlike the modules, running on load is
+// this file's whole job. No eval, no inline code, no injected styles: it works under
+// `script-src 'self'`.
+//
+//   <script src="/engage-preload.js"></script>   (optional: queues calls made before load)
+//   <script async src="/dist/engage.iife.js" data-endpoint="/engage" data-customer-id="u-42"></script>
+//
+// data- options of the script element (all optional but data-endpoint, which turns on the default
+// tracker): data-customer-id, data-batch-size, data-flush-interval (ms), data-namespace, and
+// data-auto-observe="false" to leave `[data-engage-context]` elements alone.
+// Errors go to `onError`'s stand-in: an `engage:error` event on window (detail: the EngageError).
+import { createTracker } from './tracker/create-tracker';
+import { autoObserve, observe } from './tracker/observe';
+import type { EngageError } from './errors';
+import type { Tracker } from './tracker/types';
+
+type Method = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'optOut' | 'optIn' | 'destroy';
+type EngageGlobal = Partial<Record<Method, (...args: never[]) => unknown>> & {
+  /** Calls made before load by the pre-load snippet: `[method, arguments]`, in order. */
+  q?: Array<[Method, ArrayLike<unknown>]>;
+  createTracker?: typeof createTracker;
+  /** The default tracker, when data-endpoint was given. */
+  tracker?: Tracker;
+};
+
+const METHODS: Method[] = ['shown', 'clicked', 'identify', 'flush', 'optOut', 'optIn'];
+
+if (typeof window !== 'undefined' && typeof document !== 'undefined') {
+  const engage: EngageGlobal = ((window as unknown as { Engage?: EngageGlobal }).Engage ||= {});
+  engage.createTracker = createTracker;
+  const data = ((document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-endpoint]'))?.dataset;
+  if (data?.endpoint && !engage.tracker) {
+    const onError = (error: EngageError) => dispatchEvent(new CustomEvent('engage:error', { detail: error }));
+    const number = (value?: string) => (value ? Number(value) : undefined);
+    const tracker = (engage.tracker = createTracker({
+      endpoint: data.endpoint,
+      customerId: data.customerId,
+      batchSize: number(data.batchSize),
+      flushInterval: number(data.flushInterval),
+      namespace: data.namespace,
+      onError,
+    }));
+    for (const method of METHODS) engage[method] = (...args: never[]) => (tracker[method] as (...a: never[]) => unknown)(...args);
+    // Engage itself is the recorder, so automatic events go through Engage.shown/clicked like manual ones.
+    const recorder = engage as Required<Pick<EngageGlobal, 'shown' | 'clicked'>>;
+    engage.observe = ((element: Element, context: never) => observe(element, context, recorder as never, { onError })) as never;
+    let stopAuto = () => {};
+    engage.destroy = () => {
+      stopAuto();
+      tracker.destroy();
+    };
+    const queued = engage.q ?? [];
+    engage.q = [];
+    for (const [method, args] of queued) {
+      try {
+        (engage[method] as (...a: unknown[]) => unknown)?.(...Array.from(args));
+      } catch {
+        // Never throw into the page, even for a misspelt queued call.
+      }
+    }
+    if (data.autoObserve !== 'false') {
+      const start = () => (stopAuto = autoObserve(document, recorder as never, { onError }));
+      if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
+      else start();
+    }
+  }
+}

@@ -1,0 +1,16 @@
+// Pre-load snippet for dist/engage.iife.js, as an external file so it runs under a strict CSP
+// (script-src 'self': no inline code). Load it first, without async; calls made before the tracker
+// loads are queued and replayed in order. They return undefined (no UUID yet).
+//   <script src="/demo/engage-preload.js"></script>
+//   <script async src="/dist/engage.iife.js" data-endpoint="/engage"></script>
+(function (w) {
+  var engage = (w.Engage = w.Engage || {});
+  engage.q = engage.q || [];
+  ['shown', 'clicked', 'identify', 'flush', 'observe', 'optOut', 'optIn', 'destroy'].forEach(function (method) {
+    engage[method] =
+      engage[method] ||
+      function () {
+        engage.q.push([method, arguments]);
+      };
+  });
+})(window);
