@@ -26,3 +26,61 @@ export {
   isDroppedEventsError,
 } from './errors';
 export type { EngageErrorCode, UpstreamErrorDetail } from './errors';
+// Typed client (users, events, campaign update, file-import status). `createFileImports` is the
+// file-import part alone, for apps that need only that. Internals (transport, wire) stay private.
+export { createClient } from './client/create-client';
+export { createFileImports } from './client/file-imports';
+export { parseUpstreamError } from './client/parse-error';
+export { RETRY_RULES } from './client/retry-policy';
+export type { ClientOperation, RetryRule } from './client/retry-policy';
+export type {
+  AcceptedResponse,
+  AndroidPushContent,
+  ArrayFieldEdit,
+  AttributeScalar,
+  AttributeValue as ClientAttributeValue,
+  ButtonClickAction,
+  CallOptions,
+  CampaignsApi,
+  CampaignUpdate,
+  ClickAction,
+  Client,
+  ClientOptions,
+  EmailCampaignContent,
+  EmailCampaignUpdate,
+  EventAction,
+  EventPlatform,
+  EventsApi,
+  EventTime,
+  EventUser,
+  FileImport,
+  FileImportFilter,
+  FileImportPage,
+  FileImportsApi,
+  FileSource,
+  FilterGroup,
+  IdentityResolutionOption,
+  ImportDateFormat,
+  ImportProgress,
+  ImportStatus,
+  ImportType,
+  IosPushContent,
+  PushButton,
+  PushCampaignContent,
+  PushCampaignUpdate,
+  PushPlatform,
+  ScheduleType,
+  SchedulingDetails,
+  TerminalImportStatus,
+  TransportOptions,
+  TriggerCondition,
+  TvOsType,
+  UserAttributes,
+  UserPlatform,
+  UserPlatformName,
+  UsersApi,
+  UserUpsert,
+  VariationDetails,
+  WatchOptions,
+  WebPushContent,
+} from './client/types';
