@@ -27,7 +27,9 @@ const types = {
  * @param {object} [options.emulator] createEmulator options
  * @param {object} [options.proxy] extra createProxy options (workspace, keys and URLs are filled in)
  * @param {string} [options.root] directory served as static files (default: the repository)
- * @param {(request: Request) => Promise<Response|undefined>} [options.routes] extra routes, tried first
+ * @param {(request: Request) => Promise<Response|undefined>} [options.routes] extra routes, tried after the proxy
+ * @param {(request: Request) => Promise<Response|undefined>|Response|undefined} [options.intercept] tried before
+ *   everything, the proxy included (the demo's "offline" switch answers /engage with Response.error())
  * @param {(url: URL) => Record<string,string>|undefined} [options.headers] extra headers for static files
  */
 export async function startStack(options = {}) {
@@ -47,6 +49,8 @@ export async function startStack(options = {}) {
   const site = await serve(
     async (request, info) => {
       const url = new URL(request.url);
+      const intercepted = options.intercept && (await options.intercept(request));
+      if (intercepted) return intercepted;
       if (url.pathname === '/engage' || url.pathname.startsWith('/engage/')) return proxy(request, info);
       const extra = options.routes && (await options.routes(request));
       if (extra) return extra;

@@ -1,0 +1,12 @@
+// The script-tag page: the tracker comes from /dist/engage.iife.js (data- attributes, automatic
+// [data-engage-context] observation). This module only mounts the demo's live panel beside it.
+import { createPanel } from '/demo/panel.js';
+
+const panel = createPanel({ label: 'script tag', flush: () => window.Engage.flush() });
+// The script tag reports errors as `engage:error` events on window (no inline onError callback).
+addEventListener('engage:error', (event) => panel.error(event.detail));
+
+// Automatic impressions and clicks go through Engage.shown/clicked, so wrapping them lists those too.
+const ready = () => panel.wrap(window.Engage);
+if (window.Engage?.tracker) ready();
+else document.querySelector('script[data-endpoint]').addEventListener('load', ready, { once: true });
