@@ -11,6 +11,8 @@ const COMMON_FIELDS = [
 export const PUSH_UPDATE_FIELDS: readonly string[] = [...COMMON_FIELDS, 'advanced'];
 /** Top-level fields an email update may carry. */
 export const EMAIL_UPDATE_FIELDS: readonly string[] = [...COMMON_FIELDS, 'connector', 'campaign_audience_limit'];
+// Before the channel is known, a field of either channel is accepted.
+const ANY_UPDATE_FIELDS: readonly string[] = [...new Set([...PUSH_UPDATE_FIELDS, ...EMAIL_UPDATE_FIELDS])];
 
 export const ANDROID_TEMPLATE_TYPES = ['BASIC', 'STYLIZED_BASIC', 'SIMPLE_IMAGE_CAROUSEL', 'IMAGE_BANNER_WITH_TEXT', 'TIMER', 'TIMER_WITH_PROGRESS_BAR', 'Custom'] as const;
 export const IOS_TEMPLATE_TYPES = ['BASIC', 'STYLIZED_BASIC', 'SIMPLE_IMAGE_CAROUSEL', 'Custom'] as const;
@@ -57,27 +59,13 @@ export function validateCampaignUpdate(body: unknown, options: CampaignUpdateOpt
     return problem('channel', `must be ${options.channel}, the channel of this campaign`);
   }
   const channel = options.channel ?? (sent as CampaignChannel | undefined) ?? inferChannel(body);
-  const allowed = channel === 'PUSH' ? PUSH_UPDATE_FIELDS : channel === 'EMAIL' ? EMAIL_UPDATE_FIELDS : [...new Set([...PUSH_UPDATE_FIELDS, ...EMAIL_UPDATE_FIELDS])];
+  const allowed = channel === 'PUSH' ? PUSH_UPDATE_FIELDS : channel === 'EMAIL' ? EMAIL_UPDATE_FIELDS : ANY_UPDATE_FIELDS;
   for (const key of Object.keys(body)) {
     if (!allowed.includes(key)) {
       return problem(key, channel ? `is not a field of a ${channel.toLowerCase()} campaign update` : 'is not a field of a campaign update');
     }
   }
-  const checks: Array<[string, (value: Record<string, unknown>, path: string, channel?: CampaignChannel) => Problem | undefined]> = [
-    ['basic_details', checkBasicDetails],
-    ['campaign_content', checkContent],
-    ['scheduling_details', checkScheduling],
-    ['trigger_condition', checkTrigger],
-    ['segmentation_details', checkSegmentation],
-    ['control_group_details', checkControlGroup],
-    ['utm_params', checkUtm],
-    ['delivery_controls', () => undefined],
-    ['conversion_goal_details', () => undefined],
-    ['advanced', () => undefined],
-    ['connector', () => undefined],
-    ['campaign_audience_limit', () => undefined],
-  ];
-  for (const [key, check] of checks) {
+  for (const [key, check] of OBJECT_CHECKS) {
     const value = own(body, key);
     if (value === undefined) continue;
     if (!isObject(value)) return problem(key, 'must be an object');
@@ -88,6 +76,22 @@ export function validateCampaignUpdate(body: unknown, options: CampaignUpdateOpt
   if (deliveryType !== undefined && typeof deliveryType !== 'string') return problem('campaign_delivery_type', 'must be a string');
   return undefined;
 }
+
+// Every top-level object, with the check of its required children (none known for the last five).
+const OBJECT_CHECKS: Array<[string, (value: Record<string, unknown>, path: string, channel?: CampaignChannel) => Problem | undefined]> = [
+  ['basic_details', checkBasicDetails],
+  ['campaign_content', checkContent],
+  ['scheduling_details', checkScheduling],
+  ['trigger_condition', checkTrigger],
+  ['segmentation_details', checkFilterGroups],
+  ['control_group_details', checkControlGroup],
+  ['utm_params', checkUtm],
+  ['delivery_controls', () => undefined],
+  ['conversion_goal_details', () => undefined],
+  ['advanced', () => undefined],
+  ['connector', () => undefined],
+  ['campaign_audience_limit', () => undefined],
+];
 
 function inferChannel(body: Record<string, unknown>): CampaignChannel | undefined {
   const content = own(body, 'campaign_content');
@@ -256,17 +260,11 @@ function checkTrigger(value: Record<string, unknown>, path: string, channel?: Ca
     const relation = checkEnum(value, path, 'trigger_relation', ['BEFORE', 'AFTER'], true);
     if (relation) return relation;
   }
-  for (const key of ['included_filters', 'excluded_filters']) {
-    const group = own(value, key);
-    if (group !== undefined) {
-      const groupBad = checkFilterGroup(group, at(path, key));
-      if (groupBad) return groupBad;
-    }
-  }
-  return undefined;
+  return checkFilterGroups(value, path);
 }
 
-function checkSegmentation(value: Record<string, unknown>, path: string): Problem | undefined {
+/** Segmentation and trigger conditions both carry `included_filters`/`excluded_filters`. */
+function checkFilterGroups(value: Record<string, unknown>, path: string): Problem | undefined {
   for (const key of ['included_filters', 'excluded_filters']) {
     const group = own(value, key);
     if (group !== undefined) {

@@ -12,5 +12,8 @@ export const INVALID_ATTRIBUTE = 'InvalidAttributeError';
  */
 export const FILE_IMPORT_ENUM_ERROR = 'Unable to process the request';
 
+/** @internal The rule of a missing field in the users/events envelope (`customer_id is not found in the payload`). */
+export const NOT_FOUND = 'is not found in the payload';
+
 /** The upstream's sentence for a body it cannot decode (users, events). */
 export const MALFORMED_JSON_MESSAGE = 'Could not decode the request body. The JSON was incorrect or not encoded as UTF-8.';

@@ -1,9 +1,7 @@
-import { INVALID_ATTRIBUTE, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, MISSING_ATTRIBUTE } from './error-types';
-
-const NOT_FOUND = 'is not found in the payload';
+import { INVALID_ATTRIBUTE, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, MISSING_ATTRIBUTE, NOT_FOUND } from './error-types';
 import { MAX_TIMEZONE_OFFSET } from './experience-events';
 import { at, isObject, isIsoDateTime, isoToMs, oneOf, own, problem, type Problem, type ValidateOptions } from './problem';
-import { checkCustomerId } from './users';
+import { checkIdentity } from './users';
 
 /** `actions[].platform` values; matched case-insensitively (the examples write `Android`). */
 export const EVENT_PLATFORMS = ['ANDROID', 'iOS', 'web', 'TV', 'unknown'] as const;
@@ -27,25 +25,14 @@ export function validateEvents(body: unknown, options: ValidateOptions = {}): Pr
   if (type === undefined) return problem('type', NOT_FOUND, 400, MISSING_ATTRIBUTE);
   if (type !== 'event') return problem('type', 'must be "event" (case-sensitive)', 400, INVALID_ATTRIBUTE);
 
-  const identifiers = options.identityResolution?.identifiers;
-  const customerId = own(body, 'customer_id');
   const userIdentifiers = own(body, 'user_identifiers');
   if (userIdentifiers !== undefined && !isObject(userIdentifiers)) {
     return problem('user_identifiers', 'must be an object', 400, MALFORMED_JSON);
   }
-  if (customerId !== undefined || !identifiers) {
-    if (customerId === undefined) return problem('customer_id', NOT_FOUND, 400, MISSING_ATTRIBUTE);
-    const bad = checkCustomerId(customerId, 'customer_id');
-    if (bad) return bad;
-  } else {
-    const present = identifiers.filter((name) => {
-      const value = userIdentifiers ? own(userIdentifiers, name) : undefined;
-      return typeof value === 'string' ? value.trim() !== '' : typeof value === 'number';
-    });
-    if (present.length === 0) {
-      return problem('user_identifiers', `must contain one of ${identifiers.join(', ')} when customer_id is absent`, 400, MISSING_ATTRIBUTE);
-    }
-  }
+  const identity = checkIdentity(own(body, 'customer_id'), options.identityResolution?.identifiers, userIdentifiers, (names) =>
+    problem('user_identifiers', `must contain one of ${names} when customer_id is absent`, 400, MISSING_ATTRIBUTE),
+  );
+  if (identity) return identity;
   const deviceId = own(body, 'device_id');
   if (deviceId !== undefined && typeof deviceId !== 'string') return problem('device_id', 'must be a string', 400, MALFORMED_JSON);
 

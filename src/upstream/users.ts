@@ -1,6 +1,4 @@
-import { INVALID_ATTRIBUTE, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, MISSING_ATTRIBUTE } from './error-types';
-
-const NOT_FOUND = 'is not found in the payload';
+import { INVALID_ATTRIBUTE, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, MISSING_ATTRIBUTE, NOT_FOUND } from './error-types';
 import { at, isObject, looksLikeIsoDateTime, isIsoDateTime, oneOf, own, problem, type Problem, type ValidateOptions } from './problem';
 
 /** `platforms[].platform` values (case-sensitive as documented). */
@@ -51,6 +49,29 @@ export function checkCustomerId(value: unknown, field: string): Problem | undefi
 }
 
 /**
+ * @internal The identity rule users and events share: `customer_id` is required and checked,
+ * except that with identity resolution on it may be absent, and then one of the identifiers
+ * must hold a non-empty string or a number in `holder` (`attributes` or `user_identifiers`).
+ * `missing` builds the operation's own problem from the comma-separated identifier names.
+ */
+export function checkIdentity(
+  customerId: unknown,
+  identifiers: readonly string[] | undefined,
+  holder: Record<string, unknown> | undefined,
+  missing: (names: string) => Problem,
+): Problem | undefined {
+  if (customerId !== undefined || !identifiers) {
+    if (customerId === undefined) return problem('customer_id', NOT_FOUND, 400, MISSING_ATTRIBUTE);
+    return checkCustomerId(customerId, 'customer_id');
+  }
+  const present = identifiers.some((name) => {
+    const value = holder ? own(holder, name) : undefined;
+    return typeof value === 'string' ? value.trim() !== '' : typeof value === 'number';
+  });
+  return present ? undefined : missing(identifiers.join(', '));
+}
+
+/**
  * Checks a track-user body. `platforms` is accepted both at top level (the schema) and inside
  * `attributes` (every example); `active` both as the string `"true"|"false"` (the examples) and
  * as a boolean.
@@ -67,20 +88,10 @@ export function validateUser(body: unknown, options: ValidateOptions = {}): Prob
   const identifiers = options.identityResolution?.identifiers;
   const attributes = own(body, 'attributes');
   if (attributes !== undefined && !isObject(attributes)) return problem('attributes', 'must be an object', 400, MALFORMED_JSON);
-  const customerId = own(body, 'customer_id');
-  if (customerId !== undefined || !identifiers) {
-    if (customerId === undefined) return problem('customer_id', NOT_FOUND, 400, MISSING_ATTRIBUTE);
-    const bad = checkCustomerId(customerId, 'customer_id');
-    if (bad) return bad;
-  } else {
-    const present = identifiers.filter((name) => {
-      const value = attributes ? own(attributes, name) : undefined;
-      return typeof value === 'string' ? value.trim() !== '' : typeof value === 'number';
-    });
-    if (present.length === 0) {
-      return problem('attributes', `must contain customer_id or one of the identifiers ${identifiers.join(', ')}`, 400, MISSING_ATTRIBUTE);
-    }
-  }
+  const identity = checkIdentity(own(body, 'customer_id'), identifiers, attributes, (names) =>
+    problem('attributes', `must contain customer_id or one of the identifiers ${names}`, 400, MISSING_ATTRIBUTE),
+  );
+  if (identity) return identity;
 
   const updateOnly = own(body, 'update_existing_only');
   if (updateOnly !== undefined && typeof updateOnly !== 'boolean') {
