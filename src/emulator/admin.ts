@@ -1,5 +1,6 @@
 import type { Emulator } from './create-emulator';
 import { parseFaultSpec } from './faults';
+import type { KeyTile } from '../upstream/operations';
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
@@ -70,11 +71,14 @@ export async function handleAdmin(emulator: Emulator, request: Request, url: URL
       return only('POST', async () => {
         const body = await readJson(request);
         if (!body.ok) return body.response;
-        const tile = (body.value as { tile?: unknown }).tile;
-        if (tile !== 'data' && tile !== 'personalize' && tile !== 'campaign') return fail(400, 'tile must be one of data, personalize, campaign');
-        // The new key is returned here on purpose: this is the admin API of a local emulator,
-        // and whoever rotates must hand the key to the proxy.
-        return json({ tile, key: emulator.rotateKey(tile) });
+        const tile = (body.value as { tile?: unknown }).tile as KeyTile;
+        try {
+          // The new key is returned here on purpose: this is the admin API of a local emulator,
+          // and whoever rotates must hand the key to the proxy.
+          return json({ tile, key: emulator.rotateKey(tile) });
+        } catch (error) {
+          return fail(400, (error as Error).message);
+        }
       });
     case '/_emulator/file-imports':
       return only('POST', async () => {

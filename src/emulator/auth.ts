@@ -1,5 +1,5 @@
 import type { ErrorInput } from '../upstream/error-bodies';
-import { OPERATIONS, type Operation } from '../upstream/operations';
+import { OPERATIONS, type KeyTile, type Operation } from '../upstream/operations';
 
 /** The keys a workspace accepts, one per tile. */
 export interface Keys {
@@ -7,6 +7,9 @@ export interface Keys {
   personalize: string;
   campaign: string;
 }
+
+/** The three key tiles of a workspace, in the order the CLI prints them. */
+export const KEY_TILES: readonly KeyTile[] = ['data', 'personalize', 'campaign'];
 
 /** Reads `Authorization: Basic base64(user:password)`; undefined when absent or unreadable. */
 export function readBasic(header: string | null): { user: string; password: string } | undefined {

@@ -1,12 +1,11 @@
-import { validateCampaignUpdate } from '../upstream/campaign-update';
 import { errorResponse, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, requestId, type ErrorInput } from '../upstream/error-bodies';
 import { EVENTS_PER_MINUTE } from '../upstream/events';
 import { FILE_IMPORT_REQUESTS_PER_MINUTE, parseFileImportQuery } from '../upstream/file-import-status';
 import { isSafeCampaignId, matchUpstreamPath, OPERATIONS, type KeyTile, type Operation, type RouteMatch } from '../upstream/operations';
-import { checkJsonShape, type IdentityResolution } from '../upstream/problem';
+import { checkJsonShape, isObject, type IdentityResolution } from '../upstream/problem';
 import { validate } from '../upstream/validate';
 import { handleAdmin } from './admin';
-import { authenticate, type Keys } from './auth';
+import { authenticate, KEY_TILES, type Keys } from './auth';
 import { applyCampaignUpdate, campaignSummary, checkCampaignEdit } from './campaigns';
 import { Faults, type FaultSpec, type FaultState } from './faults';
 import { createLiveImport, liveRecord, parseLiveImportSpec, queryImports, seedImports, type ImportRecord, type LiveImportSpec } from './file-imports';
@@ -137,14 +136,19 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const faults = new Faults(clock, seed);
   if (options.faults) faults.set(options.faults);
 
-  const windows = limits && {
-    events: new SlidingWindow(limits.eventsPerMinute, 60_000),
-    fileImport: new SlidingWindow(limits.fileImportRequestsPerMinute, 60_000),
-    users: new SlidingWindow(limits.userUpdatesPerMinute, 60_000),
-    campaignSecond: new SlidingWindow(limits.campaignUpdatesPerSecond, 1000),
-    campaignMinute: new SlidingWindow(limits.campaignUpdatesPerMinute, 60_000),
-    campaignHour: new SlidingWindow(limits.campaignUpdatesPerHour, 3_600_000),
-  };
+  // Events are limited by the number of events (checked after validation); the others by requests.
+  const eventWindow = limits && new SlidingWindow(limits.eventsPerMinute, 60_000);
+  const requestWindows: Partial<Record<Operation, SlidingWindow[]>> = limits
+    ? {
+        fileImportStatus: [new SlidingWindow(limits.fileImportRequestsPerMinute, 60_000)],
+        users: [new SlidingWindow(limits.userUpdatesPerMinute, 60_000)],
+        campaignUpdate: [
+          new SlidingWindow(limits.campaignUpdatesPerSecond, 1000),
+          new SlidingWindow(limits.campaignUpdatesPerMinute, 60_000),
+          new SlidingWindow(limits.campaignUpdatesPerHour, 3_600_000),
+        ],
+      }
+    : {};
 
   let store = freshStore();
   let log: RequestLogEntry[] = [];
@@ -170,19 +174,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     else if (entry.kind === 'write') applyWrite(entry.operation, entry.body as Record<string, unknown>, entry.at, entry.campaignId);
   }
 
-  function applyWrite(operation: WriteOperation, body: Record<string, unknown>, at: number, campaignId?: string) {
-    switch (operation) {
-      case 'experienceEvents':
-        return store.applyExperience(body, at);
-      case 'users':
-        return store.applyUser(body, at, identifiers);
-      case 'events':
-        return store.applyEvents(body, at);
-      case 'campaignUpdate': {
-        const campaign = store.campaigns.get(campaignId!);
-        if (campaign) applyCampaignUpdate(campaign, body, new Date(at).toISOString());
-        return undefined;
-      }
+  function applyWrite(operation: WriteOperation, body: Record<string, unknown>, at: number, campaignId?: string): void {
+    if (operation === 'experienceEvents') store.applyExperience(body, at);
+    else if (operation === 'users') store.applyUser(body, at, identifiers);
+    else if (operation === 'events') store.applyEvents(body, at);
+    else {
+      const campaign = store.campaigns.get(campaignId!);
+      if (campaign) applyCampaignUpdate(campaign, body, new Date(at).toISOString());
     }
   }
 
@@ -282,6 +280,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 
     if (operation === 'campaignUpdate') return campaignUpdate(body, match.campaignId ?? '', now);
     if (operation === 'fileImportStatus') {
+      // Parsed here rather than through validate(): the emulator needs the normalised query.
       const shape = checkJsonShape(body);
       if (shape) return errorResponse(operation, { ...shape, type: 'Invalid Request' });
       const parsed = parseFileImportQuery(body);
@@ -291,8 +290,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     const problem = validate(operation, body, { now, futureSkewSeconds: skew, identityResolution: options.identityResolution });
     if (problem) return errorResponse(operation, problem);
     const record = body as Record<string, unknown>;
-    if (operation === 'events' && windows) {
-      const taken = windows.events.take(now, (record.actions as unknown[]).length);
+    if (operation === 'events' && eventWindow) {
+      const taken = eventWindow.take(now, (record.actions as unknown[]).length);
       if (!taken.ok) {
         return errorResponse(operation, { status: 429 }, { retryAfterSeconds: taken.retryAfterSeconds });
       }
@@ -305,8 +304,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 
   function campaignUpdate(body: unknown, campaignId: string, now: number): Response {
     const campaign = isSafeCampaignId(campaignId) ? store.campaigns.get(campaignId) : undefined;
-    const problem = checkJsonShape(body) ?? validateCampaignUpdate(body, campaign ? { channel: campaign.channel } : {});
-    const bodyRequestId = typeof (body as { request_id?: unknown })?.request_id === 'string' ? ((body as { request_id: string }).request_id) : undefined;
+    const problem = validate('campaignUpdate', body, campaign ? { channel: campaign.channel } : {});
+    // Campaign error bodies echo the caller's request_id when it sent one.
+    const bodyRequestId = isObject(body) && typeof body.request_id === 'string' ? body.request_id : undefined;
     if (problem) return errorResponse('campaignUpdate', problem, { requestId: bodyRequestId });
     if (!campaign) {
       return errorResponse('campaignUpdate', { status: 404, field: 'campaign_id', message: 'No campaign exists with this campaign_id' }, { requestId: bodyRequestId });
@@ -320,16 +320,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   }
 
   function takeRequestLimit(operation: Operation, now: number): Response | undefined {
-    if (!windows) return undefined;
-    const checks: SlidingWindow[] =
-      operation === 'fileImportStatus'
-        ? [windows.fileImport]
-        : operation === 'users'
-          ? [windows.users]
-          : operation === 'campaignUpdate'
-            ? [windows.campaignSecond, windows.campaignMinute, windows.campaignHour]
-            : [];
-    for (const window of checks) {
+    for (const window of requestWindows[operation] ?? []) {
       const taken = window.take(now);
       if (!taken.ok) {
         return errorResponse(operation, { status: 429 }, { retryAfterSeconds: taken.retryAfterSeconds });
@@ -351,7 +342,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       return { ...keys };
     },
     rotateKey(tile) {
-      if (tile !== 'data' && tile !== 'personalize' && tile !== 'campaign') throw new Error('tile must be one of data, personalize, campaign');
+      if (!KEY_TILES.includes(tile)) throw new Error(`tile must be one of ${KEY_TILES.join(', ')}`);
       const bytes = new Uint8Array(16);
       crypto.getRandomValues(bytes);
       const key = `${tile}-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
@@ -366,8 +357,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       store = freshStore();
       log = [];
       faults.clear();
-      if (windows) for (const window of Object.values(windows)) window.clear();
-      journal?.truncate((['data', 'personalize', 'campaign'] as const).map((tile) => ({ kind: 'rotate', tile, key: keys[tile] })));
+      eventWindow?.clear();
+      for (const window of Object.values(requestWindows).flat()) window.clear();
+      journal?.truncate(KEY_TILES.map((tile) => ({ kind: 'rotate', tile, key: keys[tile] })));
     },
     getExperienceEvents: () => ({ unique: store.experience.size, duplicates: store.duplicates, events: [...store.experience.values()] }),
     getUsers: () => ({ count: store.users.size, skipped_updates: store.skippedUserUpdates, users: [...store.users.values()] }),
@@ -402,15 +394,18 @@ function notFound(operation: Operation | undefined): Response {
   return json({ title: 'Not Found', description: 'Resource not found' }, 404);
 }
 
+// Our sentence where the upstream shows none for an undecodable body.
+const UNDECODABLE = 'Could not decode the request body: not valid UTF-8 JSON';
+
 function malformed(operation: Operation): ErrorInput {
   switch (operation) {
     case 'experienceEvents':
-      return { status: 400, type: 'Malformed JSON', message: 'Could not decode the request body: not valid UTF-8 JSON' };
+      return { status: 400, type: MALFORMED_JSON, message: UNDECODABLE };
     case 'users':
     case 'events':
       return { status: 400, type: MALFORMED_JSON, message: MALFORMED_JSON_MESSAGE };
     case 'fileImportStatus':
-      return { status: 400, type: 'Invalid Request', message: 'Could not decode the request body: not valid UTF-8 JSON' };
+      return { status: 400, type: 'Invalid Request', message: UNDECODABLE };
     case 'campaignUpdate':
       // The upstream's own 500 example shows a Python JSON decoder message; a 400 is what it should be.
       return { status: 400, field: 'body', message: 'Expecting value: the request body is not valid UTF-8 JSON' };
@@ -420,20 +415,21 @@ function malformed(operation: Operation): ErrorInput {
 /** Bytes read and thrown away after an early answer before giving up on the connection. */
 const MAX_DISCARD = 16 * 1024 * 1024;
 
+/** Reads a stream to its end and drops it, giving up (cancel) past MAX_DISCARD bytes. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    total += value.byteLength;
+    if (total > MAX_DISCARD) return void (await reader.cancel());
+  }
+}
+
 async function discardBody(request: Request): Promise<void> {
   if (!request.body) return;
   try {
-    const reader = request.body.getReader();
-    let total = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      total += value.byteLength;
-      if (total > MAX_DISCARD) {
-        await reader.cancel();
-        return;
-      }
-    }
+    await drain(request.body.getReader());
   } catch {
     // The client went away; nothing to keep.
   }
@@ -450,15 +446,6 @@ async function readBody(request: Request, max: number): Promise<Uint8Array | und
     return bytes.byteLength > max ? undefined : bytes;
   }
   const reader = request.body.getReader();
-  const drain = async () => {
-    let extra = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      extra += value.byteLength;
-      if (extra > MAX_DISCARD) return void (await reader.cancel());
-    }
-  };
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -466,7 +453,7 @@ async function readBody(request: Request, max: number): Promise<Uint8Array | und
     if (done) break;
     total += value.byteLength;
     if (total > max) {
-      await drain().catch(() => undefined);
+      await drain(reader).catch(() => undefined);
       return undefined;
     }
     chunks.push(value);

@@ -67,9 +67,7 @@ export class Store {
   readonly live: LiveImport[] = [];
 
   /** Stores each new `svc_event_uuid` once and counts the rest as duplicates. */
-  applyExperience(body: Record<string, unknown>, at: number): { unique: number; duplicates: number } {
-    let unique = 0;
-    let duplicates = 0;
+  applyExperience(body: Record<string, unknown>, at: number): void {
     for (const element of body.elements as Array<Record<string, unknown>>) {
       const customerId = element.customer_id as string;
       const offset = own(element, 'user_timezone_offset');
@@ -79,7 +77,7 @@ export class Store {
       for (const action of element.actions as Array<Record<string, unknown>>) {
         const uuid = (action.svc_event_uuid as string).toLowerCase();
         if (this.experience.has(uuid)) {
-          duplicates++;
+          this.duplicates++;
           continue;
         }
         const record: ExperienceEventRecord = {
@@ -96,32 +94,29 @@ export class Store {
         const bId = own(action, 'b_id');
         if (typeof bId === 'string') record.b_id = bId;
         this.experience.set(uuid, record);
-        unique++;
       }
     }
-    this.duplicates += duplicates;
-    return { unique, duplicates };
   }
 
   /** Track user: upsert with merge semantics (sent attributes overwrite, others stay). */
-  applyUser(body: Record<string, unknown>, at: number, identifiers: readonly string[] = []): 'created' | 'updated' | 'skipped' {
-    const attributes = isObject(own(body, 'attributes')) ? (own(body, 'attributes') as Record<string, unknown>) : {};
-    const platforms = own(body, 'platforms');
-    const customerId = typeof own(body, 'customer_id') === 'string' ? (own(body, 'customer_id') as string) : undefined;
+  applyUser(body: Record<string, unknown>, at: number, identifiers: readonly string[] = []): void {
+    const attributes = own(body, 'attributes');
+    const customerId = own(body, 'customer_id');
     const updateOnly = own(body, 'update_existing_only') === true;
-    const result = this.upsertUser(customerId, attributes, identifiers, at, updateOnly);
-    if (result.profile && Array.isArray(platforms)) result.profile.platforms = mergePlatforms(result.profile.platforms, platforms);
-    if (result.outcome === 'skipped') this.skippedUserUpdates++;
-    return result.outcome;
+    const profile = this.upsertUser(typeof customerId === 'string' ? customerId : undefined, isObject(attributes) ? attributes : {}, identifiers, at, updateOnly);
+    const platforms = own(body, 'platforms');
+    if (!profile) this.skippedUserUpdates++;
+    else if (Array.isArray(platforms)) profile.platforms = mergePlatforms(profile.platforms, platforms);
   }
 
+  /** The created or updated profile; undefined when `updateOnly` skipped an unknown user. */
   private upsertUser(
     customerId: string | undefined,
     attributes: Record<string, unknown>,
     identifiers: readonly string[] | undefined,
     at: number,
     updateOnly: boolean,
-  ): { outcome: 'created' | 'updated' | 'skipped'; profile?: UserProfile } {
+  ): UserProfile | undefined {
     const stamp = new Date(at).toISOString();
     let key = customerId !== undefined ? `c:${customerId}` : undefined;
     if (identifiers?.length) {
@@ -137,12 +132,11 @@ export class Store {
       }
     }
     let profile = this.users.get(key!);
-    let outcome: 'created' | 'updated' = 'updated';
+    const created = profile === undefined;
     if (!profile) {
-      if (updateOnly) return { outcome: 'skipped' };
+      if (updateOnly) return undefined;
       profile = { customer_id: customerId ?? null, attributes: dict(), platforms: [], created_at: stamp, updated_at: stamp, update_count: 0 };
       this.users.set(key!, profile);
-      outcome = 'created';
     }
     for (const name of Object.keys(attributes)) {
       const value = attributes[name];
@@ -155,7 +149,7 @@ export class Store {
           profile.attributes[target] =
             name === 'addValueToArrayField' ? [...current, ...items.filter((v) => !current.includes(v))] : current.filter((v) => !items.includes(v));
         }
-      } else if (!(outcome === 'updated' && CREATE_ONLY.includes(name) && name in profile.attributes)) {
+      } else if (created || !CREATE_ONLY.includes(name) || !(name in profile.attributes)) {
         profile.attributes[name] = Array.isArray(value) ? value.map(fit) : fit(value);
       }
     }
@@ -164,16 +158,19 @@ export class Store {
       const value = profile.attributes[name];
       if (value !== undefined) this.identifierIndex.set(`${name}=${String(value)}`, key!);
     }
-    if (outcome === 'updated') profile.update_count++;
+    if (!created) profile.update_count++;
     profile.updated_at = stamp;
-    return { outcome, profile };
+    return profile;
   }
 
   /** Track event: one stored record per action; `device_id` defaults to `customer_id`. */
-  applyEvents(body: Record<string, unknown>, at: number): number {
-    const customerId = typeof own(body, 'customer_id') === 'string' ? (own(body, 'customer_id') as string) : null;
-    const deviceId = typeof own(body, 'device_id') === 'string' ? (own(body, 'device_id') as string) : customerId;
-    const identifiers = isObject(own(body, 'user_identifiers')) ? dict(own(body, 'user_identifiers') as Record<string, unknown>) : null;
+  applyEvents(body: Record<string, unknown>, at: number): void {
+    const sentCustomerId = own(body, 'customer_id');
+    const customerId = typeof sentCustomerId === 'string' ? sentCustomerId : null;
+    const sentDeviceId = own(body, 'device_id');
+    const deviceId = typeof sentDeviceId === 'string' ? sentDeviceId : customerId;
+    const sentIdentifiers = own(body, 'user_identifiers');
+    const identifiers = isObject(sentIdentifiers) ? dict(sentIdentifiers) : null;
     const actions = body.actions as Array<Record<string, unknown>>;
     const receivedAt = new Date(at).toISOString();
     for (const action of actions) {
@@ -194,7 +191,6 @@ export class Store {
         received_at: receivedAt,
       });
     }
-    return actions.length;
   }
 }
 
