@@ -58,6 +58,6 @@ for (const { placement, context } of experiences) {
   section.id = placement;
   section.append(...content[placement]());
   document.getElementById(`${placement}-slot`).append(section);
-  if (sdk.observe) sdk.observe(section, context, tracker, { onError: (error) => panel.error(error) });
-  else tracker.observe(section, context);
+  tracker.observe(section, context);
 }
+document.documentElement.dataset.demoReady = 'true';

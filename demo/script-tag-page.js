@@ -7,6 +7,9 @@ const panel = createPanel({ label: 'script tag', flush: () => window.Engage.flus
 addEventListener('engage:error', (event) => panel.error(event.detail));
 
 // Automatic impressions and clicks go through Engage.shown/clicked, so wrapping them lists those too.
-const ready = () => panel.wrap(window.Engage);
+const ready = () => {
+  panel.wrap(window.Engage);
+  document.documentElement.dataset.demoReady = 'true';
+};
 if (window.Engage?.tracker) ready();
 else document.querySelector('script[data-endpoint]').addEventListener('load', ready, { once: true });

@@ -136,7 +136,13 @@ export async function startDemo(options = {}) {
   const stack = await startStack({
     port: options.port ?? Number(process.env.PORT ?? 8080),
     emulatorPort: options.emulatorPort ?? Number(process.env.EMULATOR_PORT ?? 8788),
-    proxy: options.proxy,
+    proxy: {
+      operations: ['experienceEvents', 'fileImportStatus'],
+      // The import panel is an operator's view. A real site checks its admin session here; the
+      // demo lets this origin's own pages through (browsers set Sec-Fetch-Site, pages cannot).
+      authorize: (request, operation) => operation === 'fileImportStatus' && request.headers.get('sec-fetch-site') === 'same-origin',
+      ...options.proxy,
+    },
     // "Offline": the proxy path drops the connection, so the browser sees exactly a network failure.
     intercept: (request) => (offline && new URL(request.url).pathname.startsWith('/engage/') ? Response.error() : undefined),
     routes,
