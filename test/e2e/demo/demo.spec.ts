@@ -181,3 +181,27 @@ test('strict CSP on every page: no violations, no console errors, while everythi
   await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<div style="color:red">x</div>'));
   await expect.poll(violations).toEqual([expect.stringContaining('style-src')]);
 });
+
+test('script tag: calls made before load are replayed in order; data- options; bad context reported, not thrown', async ({ page }) => {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(new URL('/test/e2e/demo/preload.html', demo.url).href);
+  await page.waitForFunction(() => typeof (window as unknown as { Engage: { createTracker?: unknown } }).Engage.createTracker === 'function');
+  expect(await page.evaluate(() => (window as unknown as { beforeLoad: string }).beforeLoad)).toBe('undefined');
+  await page.click('[data-engage-b-id="auto"]');
+  expect(await flush(page)).toBe('ok');
+  const events = (demo.emulator.getExperienceEvents().events as Array<{ action: string; customer_id?: string; attributes: Record<string, string> }>)
+    // On a slow machine the automatic impression (1 s after load) may ride along: not what is tested here.
+    .filter((event) => !(event.action.endsWith('_SHOWN') && event.attributes.slot === undefined));
+  expect(events.map((event) => [event.action.replace('SVC_PERSONALIZATION_MESSAGE_', ''), event.attributes.b_id ?? event.attributes.slot])).toEqual([
+    ['CLICKED', 'first'],
+    ['CLICKED', 'second'],
+    ['SHOWN', 'queued'],
+    ['CLICKED', 'auto'],
+  ]);
+  expect(events.every((event) => event.customer_id === 'preload-user')).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { engageErrors: unknown[] }).engageErrors)).toEqual([
+    { name: 'ValidationError', field: 'data-engage-context' },
+  ]);
+  expect(pageErrors).toEqual([]);
+});
