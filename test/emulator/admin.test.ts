@@ -1,15 +1,10 @@
 // Admin API under /_emulator/: inspection, key rotation, request log, reset; and the
 // in-code equivalents. Keys never appear in the log.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/emulator/index.ts';
-import { admin, basic, call, KEYS, start, WORKSPACE, xpAction, xpBody, type Harness } from './helpers.ts';
+import { admin, basic, call, KEYS, start, useEmulator, WORKSPACE, xpAction, xpBody } from './helpers.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await start({ limits: false });
-});
-afterAll(() => h.close());
-beforeEach(() => h.emulator.reset());
+const h = useEmulator({ limits: false });
 
 describe('defaults', () => {
   it('works with no options: workspace and keys as documented', () => {

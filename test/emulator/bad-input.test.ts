@@ -1,12 +1,8 @@
 // Bad input anywhere gets the operation's own error body and status, and the server keeps serving.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anyId, call, route, start, xpBody, type Harness } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { anyId, call, route, useEmulator, xpBody } from './helpers.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await start({ limits: false });
-});
-afterAll(() => h.close());
+const h = useEmulator({ limits: false }, { reset: false });
 
 type Op = 'experienceEvents' | 'users' | 'events' | 'campaignUpdate' | 'fileImportStatus';
 const OPS: Op[] = ['experienceEvents', 'users', 'events', 'campaignUpdate', 'fileImportStatus'];

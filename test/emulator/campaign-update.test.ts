@@ -1,13 +1,8 @@
 // Conformance: PATCH /core-services/v1/campaigns/{campaign_id} — one accepted and one refused per rule.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, anyId, basic, call, KEYS, start, type Harness } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { admin, anyId, basic, call, KEYS, start, useEmulator } from './helpers.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await start({ limits: { campaignUpdatesPerSecond: 1000, campaignUpdatesPerMinute: 1000 } });
-});
-afterAll(() => h.close());
-beforeEach(() => h.emulator.reset());
+const h = useEmulator({ limits: { campaignUpdatesPerSecond: 1000, campaignUpdatesPerMinute: 1000 } });
 
 const base = { request_id: 'req-1', updated_by: 'ops@example.com' };
 const bad = (target: string, message: string, requestId: unknown = 'req-1') => ({

@@ -1,27 +1,10 @@
 // Conformance: POST /v1/event/{workspaceId} — one accepted and one refused request per rule.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { anyId, call, start, type Harness } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { call, dataFail as fail, dataOk as ok, start, useEmulator } from './helpers.ts';
 
-let h: Harness;
-let ir: Harness;
-beforeAll(async () => {
-  h = await start();
-  ir = await start({ identityResolution: { identifiers: ['svc_mobile'] } });
-});
-afterAll(async () => {
-  await h.close();
-  await ir.close();
-});
-beforeEach(() => {
-  h.emulator.reset();
-  ir.emulator.reset();
-});
+const h = useEmulator();
+const ir = useEmulator({ identityResolution: { identifiers: ['svc_mobile'] } });
 
-const ok = { status: 200, body: { status: 'success', message: 'Your request has been accepted and will be processed soon.' } };
-const fail = (status: number, type: string, message: string, attribute?: string) => ({
-  status,
-  body: { status: 'fail', error: { ...(attribute ? { attribute } : {}), message, type, request_id: anyId } },
-});
 const event = (extra: Record<string, unknown> = {}) => ({ type: 'event', customer_id: 'u-42', actions: [{ action: 'Purchased' }], ...extra });
 const MALFORMED = 'Could not decode the request body. The JSON was incorrect or not encoded as UTF-8.';
 

@@ -1,13 +1,8 @@
 // Conformance: POST /v1/experiences/events — one accepted and one refused request per rule.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { anyId, basic, call, KEYS, start, xpAction, xpBody, type Harness } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { anyId, basic, call, KEYS, useEmulator, xpAction, xpBody } from './helpers.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await start();
-});
-afterAll(() => h.close());
-beforeEach(() => h.emulator.reset());
+const h = useEmulator();
 
 const invalid = (description: string) => ({ status: 400, body: { title: 'Invalid Field Value', description, code: anyId } });
 const ok = { status: 200, body: { status: 'success', message: 'Your request has been accepted and will be processed soon.', req_id: anyId } };

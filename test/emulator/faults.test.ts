@@ -1,15 +1,10 @@
 // Fault injection through the admin API: ratio with a status mix, Retry-After, connection
 // resets, next-N and time windows, per-operation, reproducible with a seed.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, anyId, call, route, start, xpBody, type Harness } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { admin, anyId, call, route, start, useEmulator, xpBody } from './helpers.ts';
 
 let t = Date.now();
-let h: Harness;
-beforeAll(async () => {
-  h = await start({ now: () => t, limits: false });
-});
-afterAll(() => h.close());
-beforeEach(() => h.emulator.reset());
+const h = useEmulator({ now: () => t, limits: false });
 
 async function outcome(op: 'experienceEvents' | 'users' = 'experienceEvents'): Promise<number | 'reset'> {
   try {

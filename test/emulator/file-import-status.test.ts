@@ -1,13 +1,9 @@
 // Conformance: POST /v1.0/data/fileimports/import/status — one accepted and one refused per rule.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, basic, call, KEYS, start, type Harness } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { admin, basic, call, KEYS, start, useEmulator } from './helpers.ts';
 
 let t = Date.parse('2026-03-15T12:00:00Z');
-let h: Harness;
-beforeAll(async () => {
-  h = await start({ now: () => t, limits: { fileImportRequestsPerMinute: 100_000 } });
-});
-afterAll(() => h.close());
+const h = useEmulator({ now: () => t, limits: { fileImportRequestsPerMinute: 100_000 } }, { reset: false });
 
 const failure = (errorType: string, sentence: string, detail: string) => ({
   status: 400,

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createEmulator, serve, type Emulator, type EmulatorOptions, type RunningServer } from '../../src/emulator/index.ts';
 
 export const WORKSPACE = 'ENGAGEDEMO01';
@@ -24,6 +24,20 @@ export async function start(options: EmulatorOptions = {}): Promise<Harness> {
       emulator.close();
     },
   };
+}
+
+/**
+ * The file's emulator: started before its tests, closed after them and, unless `reset` is false,
+ * reset before each test. The harness is filled in by `beforeAll`, so read it inside tests only.
+ */
+export function useEmulator(options: EmulatorOptions = {}, { reset = true }: { reset?: boolean } = {}): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => {
+    Object.assign(h, await start(options));
+  });
+  afterAll(() => h.close());
+  if (reset) beforeEach(() => h.emulator.reset());
+  return h;
 }
 
 export const basic = (key: string, user = WORKSPACE) => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
@@ -90,6 +104,17 @@ export async function admin(h: { url: string }, path: string, init: { method?: s
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
+/** `attributes` of the upstream's published impression example. */
+export const XP_ATTRIBUTES = {
+  cid: '66d55ae445921e4d35ae4368_F_T_WP_AB_2_P_0_AU_5A',
+  experience: 'Test Server side experience',
+  svc_locale_id: '0',
+  svc_variation_id: '2',
+  audience_name: 'All Users',
+  audience_id: '5A',
+  type: 'Web Personalization',
+};
+
 /** A valid experience action; override any field. */
 export function xpAction(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -97,15 +122,7 @@ export function xpAction(overrides: Record<string, unknown> = {}): Record<string
     svc_event_uuid: crypto.randomUUID(),
     event_time: Math.floor(Date.now() / 1000) - 5,
     platform: 'web',
-    attributes: {
-      cid: '66d55ae445921e4d35ae4368_F_T_WP_AB_2_P_0_AU_5A',
-      experience: 'Test Server side experience',
-      svc_locale_id: '0',
-      svc_variation_id: '2',
-      audience_name: 'All Users',
-      audience_id: '5A',
-      type: 'Web Personalization',
-    },
+    attributes: { ...XP_ATTRIBUTES },
     ...overrides,
   };
 }
@@ -115,3 +132,11 @@ export const xpBody = (actions: Array<Record<string, unknown>> = [xpAction()], e
 });
 
 export const anyId = expect.any(String);
+
+/** The 200 answer of users and events. */
+export const dataOk = { status: 200, body: { status: 'success', message: 'Your request has been accepted and will be processed soon.' } };
+/** An error answer of users and events (the data API's `{ status: 'fail', error }` envelope). */
+export const dataFail = (status: number, type: string, message: string, attribute?: string) => ({
+  status,
+  body: { status: 'fail', error: { ...(attribute ? { attribute } : {}), message, type, request_id: anyId } },
+});

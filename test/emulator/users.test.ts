@@ -1,27 +1,10 @@
 // Conformance: POST /v1/customer/{workspaceId} — one accepted and one refused request per rule.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { anyId, basic, call, KEYS, start, WORKSPACE, type Harness } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { basic, call, dataFail as fail, dataOk as ok, KEYS, start, useEmulator, WORKSPACE } from './helpers.ts';
 
-let h: Harness;
-let ir: Harness;
-beforeAll(async () => {
-  h = await start();
-  ir = await start({ identityResolution: { identifiers: ['svc_mobile', 'u_em'] } });
-});
-afterAll(async () => {
-  await h.close();
-  await ir.close();
-});
-beforeEach(() => {
-  h.emulator.reset();
-  ir.emulator.reset();
-});
+const h = useEmulator();
+const ir = useEmulator({ identityResolution: { identifiers: ['svc_mobile', 'u_em'] } });
 
-const ok = { status: 200, body: { status: 'success', message: 'Your request has been accepted and will be processed soon.' } };
-const fail = (status: number, type: string, message: string, attribute?: string) => ({
-  status,
-  body: { status: 'fail', error: { ...(attribute ? { attribute } : {}), message, type, request_id: anyId } },
-});
 const user = (extra: Record<string, unknown> = {}) => ({ type: 'customer', customer_id: 'u-42', attributes: { first_name: 'Ada' }, ...extra });
 
 describe('users: rules', () => {
