@@ -438,20 +438,34 @@ export interface ImportProgress {
 
 /** Per-call options. */
 export interface CallOptions {
-  /** Aborts the call (and its retries); it rejects with `AbortedError`. */
+  /**
+   * Aborts the call (and its retries); it rejects with `AbortedError`.
+   * @default undefined (not abortable)
+   * @example { signal: AbortSignal.timeout(5000) }
+   */
   signal?: AbortSignal;
-  /** Time limit of each attempt, in ms. @default the client's `timeoutMs` */
+  /**
+   * Time limit of each attempt, in ms.
+   * @default the client's `timeoutMs`
+   * @example { timeoutMs: 2000 }
+   */
   timeoutMs?: number;
 }
 
 /** Options of `fileImports.watch`. */
 export interface WatchOptions {
-  /** Stops the watch; the iterator then rejects with `AbortedError`. */
+  /**
+   * Stops the watch; the iterator then rejects with `AbortedError`. (Leaving a `for await` loop
+   * with `break` stops it too, without an error.)
+   * @default undefined
+   * @example { signal: controller.signal }
+   */
   signal?: AbortSignal;
   /**
    * Time between two polls, in ms. Clamped to at least 1,200 ms, so one watch stays under the
    * upstream's 50 requests per minute.
    * @default 5000
+   * @example { intervalMs: 2000 }
    */
   intervalMs?: number;
 }
@@ -463,7 +477,11 @@ export interface TransportOptions {
    * @example '/engage'
    */
   endpoint: string;
-  /** @default globalThis.fetch */
+  /**
+   * The fetch to use (a wrapper that adds tracing, or a polyfill).
+   * @default globalThis.fetch
+   * @example fetch: (input, init) => fetch(input, { ...init, priority: 'low' })
+   */
   fetch?: typeof fetch;
   /**
    * Extra request headers, or a function giving them per request (e.g. an admin bearer token the
@@ -472,22 +490,37 @@ export interface TransportOptions {
    * @example { Authorization: `Bearer ${session.token}` }
    */
   headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
-  /** `credentials` of each fetch (cookies for a same-origin proxy). @default 'same-origin' */
+  /**
+   * `credentials` of each fetch: the session cookie a same-origin proxy's `authorize` reads.
+   * @default 'same-origin'
+   * @example credentials: 'include' // proxy on another origin that allows credentials
+   */
   credentials?: RequestCredentials;
-  /** Time limit of each attempt, in ms. @default 10000 */
+  /**
+   * Time limit of each attempt (request and body), in ms; `TimeoutError` past it.
+   * @default 10000
+   * @example timeoutMs: 3000
+   */
   timeoutMs?: number;
   /**
    * How many times a failure that is safe to repeat is retried (see the retry table in
    * `retry-policy.ts`). 0 turns retries off.
    * @default 2
+   * @example retries: 0 // fail fast
    */
   retries?: number;
-  /** First backoff delay in ms; doubled per attempt, with full jitter, capped at 8 s. @default 500 */
+  /**
+   * First backoff delay in ms; doubled per attempt, with full jitter, capped at 8 s. A
+   * `Retry-After` header replaces it.
+   * @default 500
+   * @example retryBaseDelayMs: 1000
+   */
   retryBaseDelayMs?: number;
   /**
    * Longest `Retry-After` the client waits for; a longer one ends the retries and the error
    * carries `retryAfterMs`.
    * @default 30000
+   * @example maxRetryAfterMs: 0 // never wait on Retry-After; let the caller decide
    */
   maxRetryAfterMs?: number;
 }
@@ -510,6 +543,7 @@ export interface ClientOptions extends TransportOptions {
   /**
    * How far ahead of the device clock an event time may be before it counts as future-dated.
    * @default 60
+   * @example futureSkewSeconds: 300
    */
   futureSkewSeconds?: number;
 }
