@@ -46,7 +46,10 @@ export function createPanel({ label, flush }) {
     render();
     try {
       const response = await realFetch(input, init);
-      if (response.ok) uuids.forEach((uuid) => acknowledged.add(uuid));
+      if (response.ok) {
+        uuids.forEach((uuid) => acknowledged.add(uuid));
+        lastError = '';
+      }
       return response;
     } finally {
       uuids.forEach((uuid) => inFlight.delete(uuid));
