@@ -91,6 +91,8 @@ export function createTransport(options: TransportOptions): Transport {
 
   /** One attempt: resolves with the parsed body of a 2xx, rejects with a typed error otherwise. */
   async function attempt(method: string, url: string, payload: string, call: SendOptions): Promise<unknown> {
+    // Outside the try: an error of the caller's own headers function is theirs, not a network error.
+    const headers = await headersFor();
     const controller = new AbortController();
     const limit = clamp(call.timeoutMs, timeoutMs, 1, 600_000);
     let timedOut = false;
@@ -103,7 +105,7 @@ export function createTransport(options: TransportOptions): Transport {
     try {
       const response = await fetchImpl!(url, {
         method,
-        headers: await headersFor(),
+        headers,
         body: payload,
         credentials: options.credentials ?? 'same-origin',
         signal: controller.signal,
