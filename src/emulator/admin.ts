@@ -6,6 +6,15 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
 const fail = (status: number, error: string, headers?: Record<string, string>) => json({ error }, status, headers);
 
+/** Runs an in-code method; the Error it throws names the field and the rule, so it becomes a 400. */
+function orBadRequest(run: () => Response): Response {
+  try {
+    return run();
+  } catch (error) {
+    return fail(400, (error as Error).message);
+  }
+}
+
 /** Admin bodies are small control messages; anything bigger is a mistake. */
 const MAX_ADMIN_BODY = 64 * 1024;
 
@@ -61,34 +70,22 @@ export async function handleAdmin(emulator: Emulator, request: Request, url: URL
       if (method !== 'POST') return fail(405, 'use GET, POST or DELETE for /_emulator/faults', { allow: 'GET, POST, DELETE' });
       const body = await readJson(request);
       if (!body.ok) return body.response;
-      try {
-        return json({ faults: emulator.setFaults(parseFaultSpec(body.value)) });
-      } catch (error) {
-        return fail(400, (error as Error).message);
-      }
+      return orBadRequest(() => json({ faults: emulator.setFaults(parseFaultSpec(body.value)) }));
     }
     case '/_emulator/keys/rotate':
       return only('POST', async () => {
         const body = await readJson(request);
         if (!body.ok) return body.response;
         const tile = (body.value as { tile?: unknown }).tile as KeyTile;
-        try {
-          // The new key is returned here on purpose: this is the admin API of a local emulator,
-          // and whoever rotates must hand the key to the proxy.
-          return json({ tile, key: emulator.rotateKey(tile) });
-        } catch (error) {
-          return fail(400, (error as Error).message);
-        }
+        // The new key is returned here on purpose: this is the admin API of a local emulator,
+        // and whoever rotates must hand the key to the proxy.
+        return orBadRequest(() => json({ tile, key: emulator.rotateKey(tile) }));
       });
     case '/_emulator/file-imports':
       return only('POST', async () => {
         const body = await readJson(request);
         if (!body.ok) return body.response;
-        try {
-          return json(emulator.createFileImport(body.value as never), 201);
-        } catch (error) {
-          return fail(400, (error as Error).message);
-        }
+        return orBadRequest(() => json(emulator.createFileImport(body.value as never), 201));
       });
   }
   const campaign = /^\/_emulator\/campaigns\/([^/]+)$/.exec(path);
