@@ -1,4 +1,4 @@
-import { own, problem, type Problem } from '../upstream/problem';
+import { isObject, own, problem, type Problem } from '../upstream/problem';
 import type { Campaign } from './seed-campaigns';
 
 const SCHEDULING_TYPE_PATHS: Array<[string, string | undefined]> = [
@@ -25,7 +25,7 @@ export function checkCampaignEdit(campaign: Campaign, body: Record<string, unkno
   }
   for (const [key, child] of SCHEDULING_TYPE_PATHS) {
     const parent = own(body, key);
-    const value = child === undefined ? parent : parent && typeof parent === 'object' ? own(parent as Record<string, unknown>, child) : undefined;
+    const value = child === undefined ? parent : isObject(parent) ? own(parent, child) : undefined;
     if (value !== undefined && value !== campaign.scheduling_type) {
       return problem(child ? `${key}.${child}` : key, `cannot be edited: the scheduling type of this campaign is ${campaign.scheduling_type}`);
     }
@@ -35,8 +35,8 @@ export function checkCampaignEdit(campaign: Campaign, body: Record<string, unkno
       if (own(body, key) !== undefined) return problem(key, 'cannot be edited after an instance of this campaign was sent');
     }
     const scheduling = own(body, 'scheduling_details');
-    if (scheduling && typeof scheduling === 'object') {
-      const start = own(scheduling as Record<string, unknown>, 'start_time');
+    if (isObject(scheduling)) {
+      const start = own(scheduling, 'start_time');
       const stored = (campaign.fields.scheduling_details as Record<string, unknown> | undefined)?.start_time;
       if (start !== undefined && start !== stored) {
         return problem('scheduling_details.start_time', 'cannot be edited after an instance of this campaign was sent');

@@ -107,6 +107,7 @@ export class Faults {
   set(spec: FaultSpec): FaultState {
     const onlyLatency = spec.latencyMs !== undefined && spec.ratio === undefined && spec.statuses === undefined;
     const seed = spec.seed ?? this.defaultSeed;
+    const untilMs = spec.durationMs === undefined ? null : this.clock() + spec.durationMs;
     this.next = seededRandom(seed);
     this.state = {
       ratio: spec.ratio ?? (onlyLatency ? 0 : 1),
@@ -114,8 +115,8 @@ export class Faults {
       retryAfterSeconds: spec.retryAfterSeconds ?? null,
       latencyMs: spec.latencyMs ?? 0,
       remaining: spec.count ?? null,
-      untilMs: spec.durationMs === undefined ? null : this.clock() + spec.durationMs,
-      until: spec.durationMs === undefined ? null : new Date(this.clock() + spec.durationMs).toISOString(),
+      untilMs,
+      until: untilMs === null ? null : new Date(untilMs).toISOString(),
       seed,
       operations: spec.operations ?? [...OPERATION_NAMES],
       seen: 0,

@@ -101,11 +101,9 @@ export function seedImports(seed: number, now: number): ImportRecord[] {
             created_at: importTimestamp(createdMs),
             last_run_at: lastRunMs === null ? null : importTimestamp(lastRunMs),
             next_scheduled_at:
-              scheduleType === 'PERIODIC' && status !== 'ARCHIVED'
+              (scheduleType === 'PERIODIC' && status !== 'ARCHIVED') || status === 'SCHEDULED'
                 ? importTimestamp(now + Math.floor((1 + next() * 6) * DAY))
-                : status === 'SCHEDULED'
-                  ? importTimestamp(now + Math.floor((1 + next() * 6) * DAY))
-                  : null,
+                : null,
             created_by_email: `ops${1 + (n % 5)}@example.com`,
             status,
             time_zone: pick(next, ZONES),
@@ -202,39 +200,30 @@ const PARTIAL_ROWS = 0.9;
 export function liveRecord(live: LiveImport, now: number): ImportRecord {
   const elapsed = now - live.startedMs;
   const record = { ...live.record };
+  const finished = live.durationMs === 0 || elapsed >= live.durationMs;
+  if (!finished && elapsed / live.durationMs < QUEUED_SHARE) return record;
   const { total_files: files, total_rows: rows } = record;
-  if (live.durationMs === 0 || elapsed >= live.durationMs) {
-    const status = live.finalStatus;
-    record.status = record.last_run_status = status;
-    record.last_run_at = importTimestamp(live.startedMs + Math.floor(live.durationMs * QUEUED_SHARE));
-    if (status === 'FAILED') {
-      record.processed_files = Math.min(files - 1, Math.floor(files * FAIL_AT));
-      record.processed_rows = Math.min(rows - 1, Math.floor(rows * FAIL_AT));
-    } else if (status === 'PARTIAL_SUCCESS') {
-      record.processed_files = files;
-      record.processed_rows = Math.min(rows - 1, Math.floor(rows * PARTIAL_ROWS));
-    } else {
-      record.processed_files = files;
-      record.processed_rows = rows;
-    }
+  const [finalFiles, finalRows] = finalCounters(live.finalStatus, files, rows);
+  record.last_run_at = importTimestamp(live.startedMs + Math.floor(live.durationMs * QUEUED_SHARE));
+  if (finished) {
+    record.status = record.last_run_status = live.finalStatus;
+    record.processed_files = finalFiles;
+    record.processed_rows = finalRows;
     return record;
   }
-  const fraction = elapsed / live.durationMs;
-  if (fraction < QUEUED_SHARE) return record;
-  const p = (fraction - QUEUED_SHARE) / (1 - QUEUED_SHARE);
-  // Cap at where the final status will leave the counters, so they only ever rise.
-  const capFiles = live.finalStatus === 'FAILED' ? Math.min(files - 1, Math.floor(files * FAIL_AT)) : files;
-  const capRows =
-    live.finalStatus === 'FAILED'
-      ? Math.min(rows - 1, Math.floor(rows * FAIL_AT))
-      : live.finalStatus === 'PARTIAL_SUCCESS'
-        ? Math.min(rows - 1, Math.floor(rows * PARTIAL_ROWS))
-        : rows;
+  const p = (elapsed / live.durationMs - QUEUED_SHARE) / (1 - QUEUED_SHARE);
   record.status = record.last_run_status = 'PROCESSING';
-  record.last_run_at = importTimestamp(live.startedMs + Math.floor(live.durationMs * QUEUED_SHARE));
-  record.processed_files = Math.min(capFiles, Math.floor(files * p));
-  record.processed_rows = Math.min(capRows, Math.floor(rows * p));
+  // Capped at where the final status will leave them, so the counters only ever rise.
+  record.processed_files = Math.min(finalFiles, Math.floor(files * p));
+  record.processed_rows = Math.min(finalRows, Math.floor(rows * p));
   return record;
+}
+
+/** Processed files and rows once a live import ends with `status`. */
+function finalCounters(status: string, files: number, rows: number): [number, number] {
+  if (status === 'FAILED') return [Math.min(files - 1, Math.floor(files * FAIL_AT)), Math.min(rows - 1, Math.floor(rows * FAIL_AT))];
+  if (status === 'PARTIAL_SUCCESS') return [files, Math.min(rows - 1, Math.floor(rows * PARTIAL_ROWS))];
+  return [files, rows];
 }
 
 const parseTimestamp = (value: string): number => Date.parse(`${value.slice(0, 23)}Z`);
