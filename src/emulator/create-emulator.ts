@@ -31,6 +31,7 @@ export interface EmulatorLimits {
   campaignUpdatesPerHour: number;
 }
 
+/** The upstream's documented limits, which the emulator enforces unless told otherwise. */
 export const DEFAULT_LIMITS: Readonly<EmulatorLimits> = {
   eventsPerMinute: EVENTS_PER_MINUTE,
   fileImportRequestsPerMinute: FILE_IMPORT_REQUESTS_PER_MINUTE,
@@ -40,6 +41,7 @@ export const DEFAULT_LIMITS: Readonly<EmulatorLimits> = {
   campaignUpdatesPerHour: 6000,
 };
 
+/** Options of `createEmulator`; every one is optional. */
 export interface EmulatorOptions {
   /** @default 'ENGAGEDEMO01' */
   workspaceId?: string;
@@ -76,9 +78,11 @@ export interface RequestLogEntry {
   fault: boolean;
 }
 
+/** A running emulator: its handler, and the in-code twins of the admin routes. */
 export interface Emulator {
   /** The Web-standard handler; never throws. */
   handler: (request: Request, info?: { clientAddress?: string }) => Promise<Response>;
+  /** The one workspace this emulator serves. */
   workspaceId: string;
   /** The keys accepted now. */
   readonly keys: Readonly<Keys>;
@@ -86,15 +90,23 @@ export interface Emulator {
   rotateKey(tile: KeyTile): string;
   /** Sets the active fault (replacing any other). */
   setFaults(spec: FaultSpec): FaultState;
+  /** Ends the active fault, if any. */
   clearFaults(): void;
+  /** The active fault and its counters; null when none is active. */
   getFaults(): FaultState | null;
   /** Clears received data, faults, rate-limit windows and the log; restores the seeds. Keys stay. */
   reset(): void;
+  /** Stored experience events (one per `svc_event_uuid`) and how many re-sends were dropped. */
   getExperienceEvents(): { unique: number; duplicates: number; events: ExperienceEventRecord[] };
+  /** Stored profiles, and how many `update_existing_only` requests named an unknown user. */
   getUsers(): { count: number; skipped_updates: number; users: UserProfile[] };
+  /** Stored events, one per action, oldest first. */
   getEvents(): { count: number; events: EventRecord[] };
+  /** A summary line per campaign (seeded ones included). */
   getCampaigns(): { campaigns: Array<ReturnType<typeof campaignSummary>> };
+  /** The stored campaign with its fields and update history; undefined for an unknown id. */
   getCampaign(id: string): Campaign | undefined;
+  /** The request log, oldest first: method, path, status, operation; never a key or a header. */
   getRequests(): { requests: RequestLogEntry[] };
   /** Creates an import that moves QUEUED → PROCESSING → final status over `duration_ms`. */
   createFileImport(spec: LiveImportSpec): ImportRecord;

@@ -14,11 +14,17 @@ export const EMAIL_UPDATE_FIELDS: readonly string[] = [...COMMON_FIELDS, 'connec
 // Before the channel is known, a field of either channel is accepted.
 const ANY_UPDATE_FIELDS: readonly string[] = [...new Set([...PUSH_UPDATE_FIELDS, ...EMAIL_UPDATE_FIELDS])];
 
+/** `template_type` values of an Android push. */
 export const ANDROID_TEMPLATE_TYPES = ['BASIC', 'STYLIZED_BASIC', 'SIMPLE_IMAGE_CAROUSEL', 'IMAGE_BANNER_WITH_TEXT', 'TIMER', 'TIMER_WITH_PROGRESS_BAR', 'Custom'] as const;
+/** `template_type` values of an iOS push. */
 export const IOS_TEMPLATE_TYPES = ['BASIC', 'STYLIZED_BASIC', 'SIMPLE_IMAGE_CAROUSEL', 'Custom'] as const;
+/** `default_click_action` values of a push. */
 export const CLICK_ACTIONS = ['DEEPLINKING', 'NAVIGATE_TO_A_SCREEN', 'RICH_LANDING'] as const;
+/** `basic_details.platforms` values of a push campaign. */
 export const PUSH_PLATFORMS = ['ANDROID', 'IOS', 'WEB'] as const;
+/** `basic_details.content_type` values of an email campaign (PROMOTIONAL needs a subscription category). */
 export const EMAIL_CONTENT_TYPES = ['PROMOTIONAL', 'TRANSACTIONAL'] as const;
+/** `scheduling_details.delivery_type` values. */
 export const DELIVERY_TYPES = ['ASAP', 'AT_FIXED_TIME', 'SEND_IN_BTS', 'SEND_IN_USER_TIMEZONE'] as const;
 /** V1 spells the metrics with a space, V5 with an underscore: both are accepted. */
 export const SHERPA_METRICS = ['OPEN RATE', 'CLICK RATE', 'BOTH', 'OPEN_RATE', 'CLICK_RATE'] as const;

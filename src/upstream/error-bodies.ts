@@ -17,7 +17,6 @@ export interface ErrorInput {
   field?: string;
 }
 
-
 const PHRASES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -88,6 +87,9 @@ const isProblem = (input: Problem | ErrorInput): input is Problem => 'rule' in i
 /**
  * The human message for a problem: the field, then its rule (`customer_id is not found in the
  * payload`). A rule written as a full sentence (capitalised) is the message on its own.
+ *
+ * @example
+ * problemMessage({ field: 'actions', rule: 'can not be empty Array', status: 400 }); // 'actions can not be empty Array'
  */
 export const problemMessage = (p: Problem): string => (/^[A-Z]/.test(p.rule) ? p.rule : `${p.field} ${p.rule}`);
 

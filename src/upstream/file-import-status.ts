@@ -1,9 +1,13 @@
 import { FILE_IMPORT_ENUM_ERROR } from './error-types';
 import { at, isObject, oneOf, own, problem, type Problem } from './problem';
 
+/** `import_type` filter values (case-sensitive, like every filter here). */
 export const IMPORT_TYPES = ['USERS', 'EVENTS', 'AUX_DATA'] as const;
+/** `schedule_type` filter values. */
 export const SCHEDULE_TYPES = ['PERIODIC', 'ONETIME'] as const;
+/** `file_source` filter values. */
 export const FILE_SOURCES = ['SFTP', 'S3', 'CSV'] as const;
+/** `schedule_status` filter values. */
 export const SCHEDULE_STATUSES = ['SUCCESSFUL', 'FAILED', 'PARTIAL_SUCCESS', 'SCHEDULED', 'PROCESSING', 'QUEUED', 'ARCHIVED'] as const;
 /** Statuses after which an import no longer changes. */
 export const TERMINAL_STATUSES = ['SUCCESSFUL', 'FAILED', 'PARTIAL_SUCCESS', 'ARCHIVED'] as const;
@@ -18,6 +22,7 @@ export const DATE_FORMATS = [
   'YYYY-MM-DD hh:mm:ss',
   'YYYY/MM/DD hh:mm:ss',
 ] as const;
+/** One of the eight `DATE_FORMATS`. */
 export type DateFormat = (typeof DATE_FORMATS)[number];
 /** Entries per page. */
 export const FILE_IMPORT_PAGE_SIZE = 50;

@@ -4,6 +4,7 @@ export type Operation = 'experienceEvents' | 'users' | 'events' | 'campaignUpdat
 /** Which API key tile of the workspace an operation authenticates with. */
 export type KeyTile = 'data' | 'personalize' | 'campaign';
 
+/** One row of the routing table: how an operation is called upstream and on the proxy. */
 export interface OperationSpec {
   name: Operation;
   method: 'POST' | 'PATCH';
@@ -93,7 +94,13 @@ export interface RouteMatch {
 // A campaign id is an opaque token (`camp_abc123xyz`, 24-hex ObjectIds). Anything that could
 // walk the path (`/`, `..`, `%2F`, control characters) is refused by this pattern.
 const CAMPAIGN_ID = /^[A-Za-z0-9_-]{1,128}$/;
-/** True for a campaign id that is safe to put in a URL path as is. */
+/**
+ * True for a campaign id that is safe to put in a URL path as is.
+ *
+ * @example
+ * isSafeCampaignId('camp_abc123xyz'); // true
+ * isSafeCampaignId('../admin');       // false
+ */
 export const isSafeCampaignId = (id: string): boolean => CAMPAIGN_ID.test(id);
 
 /**
