@@ -5,6 +5,9 @@ import type { Transport } from './transport';
 import type { AcceptedResponse, EventsApi, IdentityResolutionOption } from './types';
 import { toWire } from './wire';
 
+/** The upstream's documented limit: 128 KB per request (413 above it). */
+const MAX_BODY_BYTES = 128 * 1024;
+
 /**
  * `client.events`: `track` fills in `type: "event"` and `device_id` (the `customer_id`, as the
  * upstream defaults it), takes one action or many, turns `Date` times into ISO 8601, refuses
@@ -37,7 +40,7 @@ export function createEventsApi(
         checkJsonShape(body) ??
         validateEvents(body, { now: Date.now(), futureSkewSeconds: settings.futureSkewSeconds ?? 60, ...(identityResolution ? { identityResolution } : {}) });
       if (problem) throw new ValidationError(problem.field, problem.rule);
-      return (await transport.send('events', 'POST', '/v1/event', body, call)) as AcceptedResponse;
+      return (await transport.send('events', 'POST', '/v1/event', body, { ...call, maxBodyBytes: MAX_BODY_BYTES })) as AcceptedResponse;
     },
   };
 }

@@ -11,6 +11,8 @@ export interface Pacer {
 /** Internal per-call options: the public ones plus a pacer. */
 export interface SendOptions extends CallOptions {
   pacer?: Pacer;
+  /** Largest body the upstream takes (413 above it): refused before sending. */
+  maxBodyBytes?: number;
 }
 
 /** A configured way to send one JSON request to the proxy, with timeouts, retries and typed errors. */
@@ -144,6 +146,10 @@ export function createTransport(options: TransportOptions): Transport {
     async send(operation, method, path, body, call = {}) {
       const url = base + path;
       const payload = JSON.stringify(body);
+      if (call.maxBodyBytes !== undefined) {
+        const size = new TextEncoder().encode(payload).length;
+        if (size > call.maxBodyBytes) throw new ValidationError('body', `must be at most ${call.maxBodyBytes} bytes of JSON (the upstream's limit); this one is ${size}`);
+      }
       for (let n = 0; ; n++) {
         if (call.signal?.aborted) throw new AbortedError({ cause: call.signal.reason });
         await call.pacer?.wait(call.signal);

@@ -5,6 +5,9 @@ import type { Transport } from './transport';
 import type { AcceptedResponse, IdentityResolutionOption, UsersApi } from './types';
 import { toWire } from './wire';
 
+/** The upstream's documented limit: 128 KB per request (413 above it). */
+const MAX_BODY_BYTES = 128 * 1024;
+
 /**
  * `client.users`: `upsert` fills in `type: "customer"`, turns `Date` values into ISO 8601 strings,
  * checks the body with the upstream's own rules (blocked and `svc_` names, platforms, …) and only
@@ -22,7 +25,7 @@ export function createUsersApi(transport: Transport, identityResolution?: Identi
       const body = toWire({ type: 'customer', ...rest });
       const problem = checkJsonShape(body) ?? validateUser(body, options);
       if (problem) throw new ValidationError(problem.field, problem.rule);
-      return (await transport.send('users', 'POST', '/v1/customer', body, call)) as AcceptedResponse;
+      return (await transport.send('users', 'POST', '/v1/customer', body, { ...call, maxBodyBytes: MAX_BODY_BYTES })) as AcceptedResponse;
     },
   };
 }

@@ -95,3 +95,16 @@ describe('users.upsert against the real proxy and emulator', () => {
     }
   });
 });
+
+describe('users.upsert size limit', () => {
+  it('a body over the upstream 128 KB is refused before sending (field body)', async () => {
+    const client = createClient({ endpoint: stack.endpoint });
+    const attributes: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) attributes[`attr_${i}`] = 'x'.repeat(500);
+    const before = stack.requests('users').length;
+    const error = await rejection(client.users.upsert({ customer_id: 'user-big', attributes }));
+    expect(isValidationError(error) && error.field).toBe('body');
+    expect(error.rule).toMatch(/131072 bytes/);
+    expect(stack.requests('users').length).toBe(before);
+  });
+});
