@@ -389,6 +389,6 @@ describe('identity resolution', () => {
     h = await harness({ operations: ['users'], identityResolution }, { identityResolution });
     const res = await h.call('/v1/customer', { json: identifierOnly });
     expect(res.status).toBe(200);
-    expect((await h.upstream.received()).map((r: { status: number }) => r.status)).toEqual([200]);
+    expect((await h.upstream.received()).map((r) => r.status)).toEqual([200]);
   });
 });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isValidationError } from '../../src/errors';
 import { buildEvent, CLICKED, SHOWN, timezoneOffsetAt } from '../../src/tracker/experience-event';
+import type { ExperienceContext } from '../../src/tracker/types';
 import { context } from './fixtures';
-
 
 const originalTz = process.env.TZ;
 afterEach(() => {

@@ -1,17 +1,11 @@
 // The demo, in Chromium, against the real stack it starts (emulator + proxy + pages): viewability
 // timing under Playwright's clock, clicks with b_id, offline and key rotation recovery, strict CSP.
 import { expect, type Page, test } from '@playwright/test';
-import { startDemo } from '../../../demo/server.mjs';
-
-interface Demo {
-  url: string;
-  emulator: { getExperienceEvents(): { unique: number; events: Array<{ action: string; svc_event_uuid: string; attributes: Record<string, string> }> } };
-  close(): Promise<void>;
-}
+import { type Demo, startDemo } from '../../../demo/server.mjs';
 
 let demo: Demo;
 test.beforeAll(async () => {
-  demo = (await startDemo({ port: 0, emulatorPort: 0 })) as Demo;
+  demo = await startDemo({ port: 0, emulatorPort: 0 });
 });
 test.afterAll(async () => {
   await demo.close();
@@ -134,7 +128,7 @@ test('key rotation: events held with 401, delivered once the proxy gets the new 
   await expect.poll(() => delivered('CLICKED').map((event) => event.attributes.b_id)).toEqual(['hero-shop-sale']);
   await expect(page.locator('#give-key')).toBeDisabled();
   // The page never saw a key.
-  expect(await page.content()).not.toContain((demo as unknown as { emulator: { keys: { personalize: string } } }).emulator.keys.personalize);
+  expect(await page.content()).not.toContain(demo.emulator.keys.personalize);
 });
 
 test('the ESM page: placements rendered by script, impressions and clicks delivered', async ({ page }) => {
@@ -190,8 +184,9 @@ test('script tag: calls made before load are replayed in order; data- options; b
   expect(await page.evaluate(() => (window as unknown as { beforeLoad: string }).beforeLoad)).toBe('undefined');
   await page.click('[data-engage-b-id="auto"]');
   expect(await flush(page)).toBe('ok');
-  const events = (demo.emulator.getExperienceEvents().events as Array<{ action: string; customer_id?: string; attributes: Record<string, string> }>)
-    // On a slow machine the automatic impression (1 s after load) may ride along: not what is tested here.
+  const events = demo.emulator
+    .getExperienceEvents()
+    .events    // On a slow machine the automatic impression (1 s after load) may ride along: not what is tested here.
     .filter((event) => !(event.action.endsWith('_SHOWN') && event.attributes.slot === undefined));
   expect(events.map((event) => [event.action.replace('SVC_PERSONALIZATION_MESSAGE_', ''), event.attributes.b_id ?? event.attributes.slot])).toEqual([
     ['CLICKED', 'first'],
