@@ -85,6 +85,9 @@ function progressOf(record: FileImport): ImportProgress {
  * const fileImports = createFileImportsApi(createTransport({ endpoint: '/engage' }));
  */
 export function createFileImportsApi(transport: Transport): FileImportsApi {
+  // Shared by every watch of this client, and every attempt (retries included) goes through it:
+  // all watches together stay at ≤ 48 requests per minute.
+  const pacer = createPacer(MIN_POLL_GAP_MS);
   async function status(filter: FileImportFilter = {}, call?: CallOptions & { pacer?: ReturnType<typeof createPacer> }): Promise<FileImportPage> {
     const body = filterBody(filter);
     return readPage(await transport.send('fileImportStatus', 'POST', PATH, body, call));
@@ -107,8 +110,6 @@ export function createFileImportsApi(transport: Transport): FileImportsApi {
     async *watch(importName, options: WatchOptions = {}) {
       if (typeof importName !== 'string' || importName === '') throw new ValidationError('importName', 'must be a non-empty string');
       const gap = Math.max(MIN_POLL_GAP_MS, typeof options.intervalMs === 'number' && Number.isFinite(options.intervalMs) ? options.intervalMs : 5000);
-      // Every attempt (retries included) goes through the pacer, so a watch alone never exceeds 48/min.
-      const pacer = createPacer(MIN_POLL_GAP_MS);
       const call = options.signal ? { signal: options.signal, pacer } : { pacer };
       for (;;) {
         const page = await status({ import_name: importName }, call);

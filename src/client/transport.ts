@@ -51,12 +51,15 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * const pacer = createPacer(1250); // ≤ 48 requests per minute
  */
 export function createPacer(gapMs: number): Pacer {
-  let last = -Infinity;
+  let next = -Infinity;
   return {
     async wait(signal) {
-      const due = last + gapMs - Date.now();
-      if (due > 0) await sleep(due, signal);
-      last = Date.now();
+      // The slot is taken before waiting, so concurrent callers queue up instead of all
+      // starting at the same due time.
+      const now = Date.now();
+      const start = Math.max(now, next);
+      next = start + gapMs;
+      if (start > now) await sleep(start - now, signal);
     },
   };
 }

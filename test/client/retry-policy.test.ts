@@ -61,4 +61,17 @@ describe('createPacer', () => {
     expect(starts.filter((t) => t < 60_000)).toHaveLength(48);
     for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(1250);
   });
+
+  it('concurrent callers queue up: three at once start 0, 1250 and 2500 ms later', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const pacer = createPacer(1250);
+    const starts: number[] = [];
+    const all = Promise.all([0, 1, 2].map(async () => {
+      await pacer.wait();
+      starts.push(Date.now());
+    }));
+    await vi.runAllTimersAsync();
+    await all;
+    expect(starts).toEqual([0, 1250, 2500]);
+  });
 });
