@@ -281,16 +281,9 @@ async function loadKey(config: Config, tile: keyof ProxyKeys, log: ProxyLogEntry
 
 function countUnits(operation: Operation, body: unknown): number {
   if (operation === 'events') return isObject(body) && Array.isArray(body.actions) ? body.actions.length : 1;
-  if (operation === 'experienceEvents') return eventUuidsCount(body);
+  // Validated already: every action carries its UUID.
+  if (operation === 'experienceEvents') return eventUuids(body).length;
   return 1;
-}
-
-function eventUuidsCount(body: unknown): number {
-  let count = 0;
-  if (isObject(body) && Array.isArray(body.elements)) {
-    for (const element of body.elements) if (isObject(element) && Array.isArray(element.actions)) count += element.actions.length;
-  }
-  return count;
 }
 
 // The store is shared infrastructure (maybe Redis): when it fails, serve without limits or
