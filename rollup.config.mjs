@@ -27,7 +27,7 @@ export default [
       chunkFileNames: 'chunks/[name]-[hash].js',
       banner: (chunk) => (chunk.isEntry && chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : ''),
     },
-    external: (id) => id.startsWith('node:') || id === 'idb-keyval' || id === 'uuid',
+    external: (id) => id.startsWith('node:') || id === 'idb-keyval',
     plugins: [ts(true)],
   },
   {
