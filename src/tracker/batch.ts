@@ -9,11 +9,6 @@ export interface Batch {
   bytes: number;
 }
 
-interface Element {
-  head: string;
-  actions: string[];
-}
-
 /**
  * Takes events from the front of `events` into one upstream-shaped request body: elements grouped
  * by customer and time-zone offset, at most 100 of them and `maxBytes` in all (one oversized event
@@ -29,43 +24,37 @@ export function takeBatch(
 ): { batch: Batch | undefined; rest: StoredEvent[] } {
   const taken: StoredEvent[] = [];
   const rest: StoredEvent[] = [];
-  const elements = new Map<string, Element>();
+  // Each element's opening (which names its customer and offset, so it is also its key) → its actions.
+  const elements = new Map<string, string[]>();
   // `{"elements":[` + `]}`
   let bytes = 15;
   let full = false;
   for (const event of events) {
     const customer = event.customerId ?? customerId;
-    if (full || customer === undefined) {
-      rest.push(event);
-      continue;
+    if (!full && customer !== undefined) {
+      const action = JSON.stringify({
+        action: event.action,
+        svc_event_uuid: event.uuid,
+        event_time: Math.min(event.time, nowSeconds),
+        platform: 'web',
+        attributes: event.attributes,
+      });
+      const head = `{"customer_id":${JSON.stringify(customer)},"user_timezone_offset":${event.offset},"actions":[`;
+      let actions = elements.get(head);
+      const added = utf8Length(action) + 1 + (actions ? 0 : utf8Length(head) + 3);
+      full = !!taken.length && (bytes + added > maxBytes || (!actions && elements.size === MAX_ELEMENTS));
+      if (!full) {
+        if (!actions) elements.set(head, (actions = []));
+        actions.push(action);
+        taken.push(event);
+        bytes += added;
+        continue;
+      }
     }
-    const action = JSON.stringify({
-      action: event.action,
-      svc_event_uuid: event.uuid,
-      event_time: Math.min(event.time, nowSeconds),
-      platform: 'web',
-      attributes: event.attributes,
-    });
-    const key = `${event.offset} ${customer}`;
-    let element = elements.get(key);
-    let added = utf8Length(action) + 1;
-    const head = element ? '' : `{"customer_id":${JSON.stringify(customer)},"user_timezone_offset":${event.offset},"actions":[`;
-    if (!element) added += utf8Length(head) + 3;
-    if (taken.length && (bytes + added > maxBytes || (!element && elements.size === MAX_ELEMENTS))) {
-      full = true;
-      rest.push(event);
-      continue;
-    }
-    if (!element) elements.set(key, (element = { head, actions: [] }));
-    element.actions.push(action);
-    taken.push(event);
-    bytes += added;
+    rest.push(event);
   }
-  if (!taken.length) return { batch: undefined, rest };
-  const parts: string[] = [];
-  elements.forEach((element) => parts.push(`${element.head}${element.actions.join(',')}]}`));
-  const body = `{"elements":[${parts.join(',')}]}`;
-  return { batch: { events: taken, body, bytes: utf8Length(body) }, rest };
+  const body = `{"elements":[${[...elements].map(([head, actions]) => `${head}${actions}]}`)}]}`;
+  return { batch: taken.length ? { events: taken, body, bytes: utf8Length(body) } : undefined, rest };
 }
 
 /** UTF-8 byte length of `text`. */

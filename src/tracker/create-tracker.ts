@@ -43,7 +43,6 @@ export function createTracker(options: TrackerOptions): Tracker {
   let customerId: string | undefined;
   let destroyed = false;
   let hidden = false;
-  let optedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let due = Infinity;
   let blockedUntil = 0;
@@ -69,22 +68,23 @@ export function createTracker(options: TrackerOptions): Tracker {
     return undefined;
   }
 
-  /** Remembers the consent choice across page loads; without storage (SSR, blocked cookies), for this page only. */
-  function remember(optOut: boolean): void {
+  /** The consent choice, remembered across page loads; without storage (SSR, blocked cookies), for this page only. */
+  const storage = (use: (storage: Storage) => unknown) => {
     try {
-      if (optOut) localStorage.setItem(consentKey, '1');
-      else localStorage.removeItem(consentKey);
+      return use(localStorage);
     } catch {
-      // No storage: nothing to remember with.
+      // No storage: nothing remembered, not opted out.
     }
-  }
+  };
+  let optedOut = storage((s) => s.getItem(consentKey)) === '1';
+  const consent = (optOut: boolean) => {
+    optedOut = optOut;
+    storage((s) => (optOut ? s.setItem(consentKey, '1') : s.removeItem(consentKey)));
+  };
 
-  try {
-    optedOut = localStorage.getItem(consentKey) === '1';
-  } catch {
-    // No storage: not opted out.
-  }
   const queue = createEventQueue(namespace, options.storageTimeout ?? 3_000, report);
+  const take = (events: StoredEvent[], maxBytes = maxRequestBytes) => takeBatch(events, customerId, nowSeconds(), maxBytes);
+  const unsent = (events: StoredEvent[]) => events.filter((event) => !inFlight.has(event.uuid));
 
   function schedule(delay: number): void {
     if (destroyed) return;
@@ -122,42 +122,48 @@ export function createTracker(options: TrackerOptions): Tracker {
    */
   function run(explicit: boolean): Promise<void> {
     if (running && !explicit) return running;
-    const current: Promise<void> = (running ?? Promise.resolve())
-      .catch(noop)
-      .then(() => {
-        recordedSinceRun = 0;
-        return withFlushLock(lockName, owner, explicit, queue, deliverAll);
-      })
-      .then(
-        (waiting) => {
-          // Events recorded while this run was sending are not in its snapshot.
-          if (recordedSinceRun) schedule(recordedSinceRun >= batchSize ? 0 : flushInterval);
-          if (waiting === undefined) {
-            // Another tab is delivering; look again later in case it dies.
-            schedule(flushInterval);
-            if (explicit) throw new NetworkError('Another tab holds the delivery lease; events stay queued');
-          } else if (waiting && explicit) {
-            throw new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
-          }
-        },
-        (error: unknown) => {
-          schedule(0);
-          throw error;
-        },
-      )
-      .finally(() => {
-        if (running === current) running = undefined;
-      });
+    const previous = running;
+    const current = (async () => {
+      await previous?.catch(noop);
+      recordedSinceRun = 0;
+      let waiting: number | undefined;
+      try {
+        waiting = await withFlushLock(lockName, owner, explicit, queue, deliverAll);
+      } catch (error) {
+        schedule(0);
+        throw error;
+      }
+      // Events recorded while this run was sending are not in its snapshot.
+      if (recordedSinceRun) schedule(recordedSinceRun >= batchSize ? 0 : flushInterval);
+      if (waiting === undefined) {
+        // Another tab is delivering; look again later in case it dies.
+        schedule(flushInterval);
+        if (explicit) throw new NetworkError('Another tab holds the delivery lease');
+      } else if (waiting && explicit) {
+        throw new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
+      }
+    })().finally(() => {
+      if (running === current) running = undefined;
+    });
     running = current;
     return current;
   }
 
   /** Resolves with the number of events still waiting for a customer. */
   async function deliverAll(): Promise<number> {
-    let rest = (await age(await queue.read())).filter((event) => !inFlight.has(event.uuid));
-    for (;;) {
-      const taken = takeBatch(rest, customerId, nowSeconds(), maxRequestBytes);
-      if (!taken.batch) break;
+    // Drop (and report) what is too old, then the oldest beyond `maxQueueSize`; oldest first.
+    const events = await queue.read();
+    const oldest = Date.now() - maxEventAge;
+    let expired = events.findIndex((event) => event.recordedAt >= oldest);
+    if (expired < 0) expired = events.length;
+    const dropped = Math.max(expired, events.length - maxQueueSize);
+    if (dropped) {
+      await queue.remove(events.slice(0, dropped));
+      if (expired) report(new DroppedEventsError(expired, 'expired'));
+      if (dropped > expired) report(new DroppedEventsError(dropped - expired, 'overflow'));
+    }
+    let rest = unsent(events.slice(dropped));
+    for (let taken; (taken = take(rest)).batch; ) {
       rest = taken.rest;
       await deliver(taken.batch);
     }
@@ -165,76 +171,61 @@ export function createTracker(options: TrackerOptions): Tracker {
     return rest.length;
   }
 
-  /** Drops (and reports) what is too old, then the oldest beyond `maxQueueSize`; `events` is oldest first. */
-  async function age(events: StoredEvent[]): Promise<StoredEvent[]> {
-    const oldest = Date.now() - maxEventAge;
-    let expired = events.findIndex((event) => event.recordedAt >= oldest);
-    if (expired < 0) expired = events.length;
-    const dropped = Math.max(expired, events.length - maxQueueSize);
-    if (dropped) {
-      await queue.remove(events.slice(0, dropped).map((event) => event.uuid));
-      if (expired) report(new DroppedEventsError(expired, 'expired'));
-      if (dropped > expired) report(new DroppedEventsError(dropped - expired, 'overflow'));
-    }
-    return events.slice(dropped);
-  }
-
   /** Sends one batch. A refused batch is halved until the refused event stands alone. Throws when it must wait. */
-  async function deliver(batch: Batch): Promise<void> {
-    const { status, error, retryAfterMs } = await post(batch);
-    const verdict = classify(status);
-    if (verdict === 'ok') {
-      // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
-      failures = 0;
-      return queue.remove(batch.events.map((event) => event.uuid));
-    }
-    if (verdict === 'split') {
-      if (batch.events.length === 1) {
-        await queue.remove([batch.events[0]!.uuid]);
-        return report(new DroppedEventsError(1, 'rejected', { cause: error }));
-      }
-      const half = Math.ceil(batch.events.length / 2);
-      for (const part of [batch.events.slice(0, half), batch.events.slice(half)]) {
-        await deliver(takeBatch(part, customerId, nowSeconds(), Infinity).batch!);
-      }
-      return;
-    }
-    failures++;
-    blockedUntil = Date.now() + retryDelay(verdict, failures, retryAfterMs);
-    if (failures === 1 || verdict === 'hold') report(error!);
-    throw error;
-  }
-
-  async function post(batch: Batch): Promise<{ status: number; error?: EngageError; retryAfterMs?: number }> {
-    const keepalive = keepaliveBytes + batch.bytes <= KEEPALIVE_BUDGET;
-    if (keepalive) keepaliveBytes += batch.bytes;
-    for (const event of batch.events) inFlight.add(event.uuid);
+  async function deliver({ events, body, bytes }: Batch): Promise<void> {
+    const keepalive = keepaliveBytes + bytes <= KEEPALIVE_BUDGET;
+    if (keepalive) keepaliveBytes += bytes;
+    events.forEach((event) => inFlight.add(event.uuid));
+    let status = 0;
+    let error: EngageError | undefined;
+    let retryAfterMs: number | undefined;
     try {
       const response = await (options.fetch ?? fetch)(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...options.headers },
-        body: batch.body,
+        body,
         keepalive,
         credentials,
       });
       // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
       // response is consumed, and unread 2xx bodies starve every later keepalive request.
       const text = await response.text().catch(() => '');
-      if (response.ok) return { status: response.status };
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // Not JSON: keep the text.
+      if (!response.ok) {
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // Not JSON: keep the text.
+        }
+        retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+        error = new HttpError(response.status, { body: parsed, retryAfterMs });
       }
-      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
-      return { status: response.status, retryAfterMs, error: new HttpError(response.status, { body, retryAfterMs }) };
+      status = response.status;
     } catch (cause) {
-      return { status: 0, error: new NetworkError(undefined, { cause }) };
+      error = new NetworkError(undefined, { cause });
     } finally {
-      if (keepalive) keepaliveBytes -= batch.bytes;
-      for (const event of batch.events) inFlight.delete(event.uuid);
+      if (keepalive) keepaliveBytes -= bytes;
+      events.forEach((event) => inFlight.delete(event.uuid));
     }
+    const verdict = classify(status);
+    if (verdict === 'ok') {
+      // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
+      failures = 0;
+      return queue.remove(events);
+    }
+    if (verdict === 'split') {
+      if (events.length < 2) {
+        await queue.remove(events);
+        return report(new DroppedEventsError(1, 'rejected', { cause: error }));
+      }
+      const half = Math.ceil(events.length / 2);
+      await deliver(take(events.slice(0, half), Infinity).batch!);
+      return deliver(take(events.slice(half), Infinity).batch!);
+    }
+    failures++;
+    blockedUntil = Date.now() + retryDelay(verdict, failures, retryAfterMs);
+    if (failures === 1 || verdict === 'hold') report(error!);
+    throw error;
   }
 
   /**
@@ -245,12 +236,10 @@ export function createTracker(options: TrackerOptions): Tracker {
   function onHide(): void {
     if (hidden) return;
     hidden = true;
-    let rest = queue.unsaved().filter((event) => !inFlight.has(event.uuid));
-    for (;;) {
-      const { batch, rest: next } = takeBatch(rest, customerId, nowSeconds(), maxRequestBytes);
-      if (!batch || keepaliveBytes + batch.bytes > KEEPALIVE_BUDGET) break;
-      rest = next;
-      deliver(batch).catch(noop);
+    let rest = unsent(queue.unsaved());
+    for (let taken; (taken = take(rest)).batch && keepaliveBytes + taken.batch.bytes <= KEEPALIVE_BUDGET; ) {
+      rest = taken.rest;
+      deliver(taken.batch).catch(noop);
     }
     run(false).catch(noop);
   }
@@ -292,14 +281,10 @@ export function createTracker(options: TrackerOptions): Tracker {
       };
     },
     optOut() {
-      optedOut = true;
-      remember(true);
+      consent(true);
       queue.clear().catch(noop);
     },
-    optIn() {
-      optedOut = false;
-      remember(false);
-    },
+    optIn: () => consent(false),
     destroy() {
       destroyed = true;
       clearTimeout(timer);

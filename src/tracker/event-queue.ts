@@ -19,8 +19,8 @@ export interface EventQueue {
   push(event: StoredEvent): void;
   /** Every queued event of the namespace, oldest first. Waits for pending writes. */
   read(): Promise<StoredEvent[]>;
-  /** Removes events by UUID (only the caller that read them, under the flush lock, does this). */
-  remove(uuids: string[]): Promise<void>;
+  /** Removes these events, by UUID (only the caller that read them, under the flush lock, does this). */
+  remove(events: StoredEvent[]): Promise<void>;
   /** Events not yet safely in IndexedDB: what a closing page must send itself. */
   unsaved(): StoredEvent[];
   /** Removes every event of the namespace. */
@@ -57,7 +57,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
     const ready = Promise.race([
       raw('readonly', () => (opened = true)),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`open timed out after ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(reject, timeoutMs, new Error(`open timed out after ${timeoutMs} ms`));
       }),
     ]).finally(() => clearTimeout(timer));
     return (mode, body) => ready.then(() => raw(mode, body));
@@ -99,22 +99,22 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
     }
     writing = writing.then(async () => {
       if (!segments.length || !(await tx('readwrite', (s) => (segments.forEach(([key, value]) => s.put(value, key)), done(s))))) return;
-      const deliveredMeanwhile: string[] = [];
+      const deliveredMeanwhile: StoredEvent[] = [];
       for (const [key, segment] of segments) {
         for (const event of segment) {
           segmentOf.set(event.uuid, key);
-          if (!memory.delete(event)) deliveredMeanwhile.push(event.uuid);
+          if (!memory.delete(event)) deliveredMeanwhile.push(event);
         }
       }
       if (deliveredMeanwhile.length) await remove(deliveredMeanwhile);
     });
   }
 
-  async function remove(uuids: string[]): Promise<void> {
-    const gone = new Set(uuids);
+  async function remove(events: StoredEvent[]): Promise<void> {
+    const gone = new Set(events.map((event) => event.uuid));
     const touched = new Map<string, Key>();
     for (const event of memory) if (gone.has(event.uuid)) memory.delete(event);
-    for (const uuid of uuids) {
+    for (const uuid of gone) {
       const key = segmentOf.get(uuid);
       if (key) touched.set(key.join(), key);
       segmentOf.delete(uuid);

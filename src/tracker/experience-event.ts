@@ -50,6 +50,8 @@ const offsetAt = (ms: number): number => {
   return offset;
 };
 
+const notObject = (value: unknown) => typeof value !== 'object' || value === null;
+
 /**
  * Validates the caller's input and builds the event to queue. Throws `ValidationError` naming the
  * field and the rule; the tracker turns that into `onError`, never into a throw into the page.
@@ -61,30 +63,25 @@ export function buildEvent(
   customerId: string | undefined,
   now: number,
 ): StoredEvent {
-  if (typeof context !== 'object' || context === null) throw new ValidationError('context', 'must be an object');
+  if (notObject(context)) throw new ValidationError('context', 'must be an object');
   const attributes: Record<string, AttributeValue> = {};
-  for (const field of CONTEXT_FIELDS) {
-    attributes[field] = text(`context.${field}`, context[field], true);
-  }
+  for (const field of CONTEXT_FIELDS) attributes[field] = text(`context.${field}`, context[field], true);
   if (context.type !== undefined) attributes.type = text('context.type', context.type, false);
 
   if (extra !== undefined) {
-    if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) {
-      throw new ValidationError('attributes', 'must be an object');
-    }
+    if (notObject(extra) || Array.isArray(extra)) throw new ValidationError('attributes', 'must be an object');
     const names = Object.keys(extra);
     if (names.length > MAX_ATTRIBUTES) throw new ValidationError('attributes', `must have at most ${MAX_ATTRIBUTES} entries`);
     for (const name of names) {
       const field = `attributes.${name}`;
       if (!name) throw new ValidationError('attributes', 'names must not be empty');
       if (name.length > MAX_NAME_LENGTH) throw new ValidationError(field, `name must be at most ${MAX_NAME_LENGTH} characters`);
+      // Worded as the upstream words it.
       if (name.startsWith('svc_')) throw new ValidationError(field, 'must not start with svc_ (reserved for the system)');
-      if (name in attributes || name === 'type' || name === '__proto__') {
-        throw new ValidationError(field, 'must not replace a field of the experience context');
-      }
+      if (name in attributes || name === 'type' || name === '__proto__') throw new ValidationError(field, 'must not replace a context field');
       const value = extra[name];
       if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'boolean' && typeof value !== 'string') {
-        throw new ValidationError(field, 'must be a string, a finite number or a boolean');
+        throw new ValidationError(field, 'must be a string, finite number or boolean');
       }
       attributes[name] = typeof value === 'string' ? text(field, value, false) : value;
     }
@@ -101,9 +98,7 @@ export function buildEvent(
 }
 
 function text(field: string, value: unknown, required: boolean): string {
-  if (typeof value !== 'string' || (required && !value)) {
-    throw new ValidationError(field, required ? 'must be a non-empty string' : 'must be a string');
-  }
+  if (typeof value !== 'string' || (required && !value)) throw new ValidationError(field, required ? 'must be a non-empty string' : 'must be a string');
   if (value.length > MAX_VALUE_LENGTH) throw new ValidationError(field, `must be at most ${MAX_VALUE_LENGTH} characters`);
   return value;
 }

@@ -131,7 +131,7 @@ export function observe(element: Element, context: ExperienceContext, recorder: 
     const IO = win?.IntersectionObserver;
     if (!IO) {
       // Without it there is no honest way to know the element was seen: count nothing.
-      report(new ValidationError('IntersectionObserver', 'is not available: impressions are not counted automatically'));
+      report(new ValidationError('IntersectionObserver', 'is not available: no automatic impressions'));
     } else {
       io = new IO(
         (entries) => {

@@ -233,7 +233,7 @@ describe('observe: impressions', () => {
     const el = placement();
     observe(el, context(), rec, { onError: (e) => errors.push(e) });
     el.querySelector('button')!.click();
-    expect(errors.map((e) => e.message)).toEqual(['IntersectionObserver: is not available: impressions are not counted automatically']);
+    expect(errors.map((e) => e.message)).toEqual(['IntersectionObserver: is not available: no automatic impressions']);
     expect(calls.map((c) => c.action)).toEqual(['clicked']);
   });
 
