@@ -1,9 +1,11 @@
 // Size budgets, in gzip -9 bytes of what a browser downloads. Runs on the build (`npm run build`).
 //
 // The issue's target is 4,096 bytes for both the script tag and a tracker-only bundle; we do not
-// meet it (see README "Size"). These budgets are what the full feature set measures today plus a
-// little headroom, so that growth is a decision, not an accident.
-const BUDGET = { iife: 6_400, trackerOnly: 5_632 };
+// meet it (see README "Size"). A size pass took them from 6,191 and 5,438 bytes to 5,954 and
+// 5,193 (own UUID formatter instead of the uuid package, less repeated code); what remains is the
+// feature set itself. These budgets are today's figures plus ~3% headroom, so that growth is a
+// decision, not an accident.
+const BUDGET = { iife: 6_130, trackerOnly: 5_350 };
 const TARGET = 4_096;
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
