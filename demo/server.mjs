@@ -15,7 +15,7 @@ const json = (body, status = 200) =>
 
 /**
  * The ESM build as a browser loads it without a bundler of its own: dist/index.js with idb-keyval
- * and uuid resolved into one file. (An inline import map would need 'unsafe-inline' or a hash.)
+ * resolved into one file. (An inline import map would need 'unsafe-inline' or a hash.)
  */
 async function bundleEsm() {
   const build = await rollup({ input: join(repoRoot, 'dist/index.js'), plugins: [resolve({ browser: true })], onwarn: () => {} });

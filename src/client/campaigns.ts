@@ -4,7 +4,8 @@ import { isSafeCampaignId } from '../upstream/operations';
 import { checkJsonShape } from '../upstream/problem';
 import type { Transport } from './transport';
 import type { CampaignsApi } from './types';
-import { toWire, uuidV4 } from './wire';
+import { uuidV4 } from '../uuid';
+import { toWire } from './wire';
 
 // The upstream's own example writes campaign times as UTC without an offset suffix.
 const utcSeconds = (date: Date): string => date.toISOString().slice(0, 19);

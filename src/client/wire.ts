@@ -34,17 +34,3 @@ export function toWire(value: unknown, path = 'body', formatDate: (date: Date) =
   return out;
 }
 
-/**
- * A random UUID v4. `crypto.randomUUID` exists only in secure contexts, so the bytes come from
- * `crypto.getRandomValues`, which every browser and Node 20 has everywhere.
- *
- * @example
- * uuidV4(); // '3b241101-e2bb-4255-8caf-4136c566a962'
- */
-export function uuidV4(): string {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
