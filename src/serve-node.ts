@@ -60,6 +60,13 @@ async function respond(handler: Handler, req: IncomingMessage, res: ServerRespon
   res.once('close', () => {
     if (!res.writableFinished) aborter.abort();
   });
+  // A handler that answers without reading the body (a refusal) leaves it in the socket, and the
+  // client's next request on this keep-alive connection waits behind it until the connection is
+  // reset (~6 s in Chromium). Node discards an unread body itself, but not once Readable.toWeb
+  // holds the stream: discard it the same way.
+  res.once('finish', () => {
+    if (!req.complete) req.removeAllListeners('data').resume();
+  });
   let response: Response;
   try {
     response = await handler(toRequest(req, aborter.signal), { clientAddress: req.socket.remoteAddress });
