@@ -1,9 +1,9 @@
 // Tracker bench, in Debian's Chromium against the real proxy and emulator on 127.0.0.1.
 // Usage: npm run build && node bench/tracker.mjs [events=10000]
-// Prints, side by side from one run: main-thread µs per recorded event (first loop, and once the
-// JIT has optimised the path), the longest long task,
-// durable events per second, and time to deliver everything, for our tracker and a naive
-// baseline (one idb-keyval `set` + one `fetch` per event). Numbers, not assertions.
+// Prints, side by side from one run, for our tracker and a naive baseline (one idb-keyval `set`
+// + one `fetch` per event): main-thread µs per recorded event (first loop, and once the JIT has
+// optimised the path), how long the recording task runs on after the loop, the longest long task
+// after it, durable events per second, and the time to deliver everything. Numbers, not assertions.
 import { chromium } from 'playwright-core';
 import { startStack } from '../demo/stack.mjs';
 
@@ -38,7 +38,8 @@ try {
   row('', 'engage-sdk', 'naive', 'ours better');
   row('main thread per recorded event', `${ours.callUs.toFixed(2)} µs`, `${naive.callUs.toFixed(2)} µs`, ratio(naive.callUs, ours.callUs));
   row('  the same after 3 warm-up loops', `${warm.callUs.toFixed(2)} µs`, '', ratio(naive.callUs, warm.callUs));
-  row('longest long task (recording)', `${ours.longestTaskMs.toFixed(0)} ms`, `${naive.longestTaskMs.toFixed(0)} ms`, ratio(naive.longestTaskMs, ours.longestTaskMs));
+  row('recording task beyond the loop', `${ours.afterLoopMs.toFixed(1)} ms`, `${naive.afterLoopMs.toFixed(1)} ms`, ratio(naive.afterLoopMs, ours.afterLoopMs));
+  row('longest long task after it', `${ours.longestTaskMs.toFixed(0)} ms`, `${naive.longestTaskMs.toFixed(0)} ms`, ratio(naive.longestTaskMs, ours.longestTaskMs));
   const oursRate = n / (ours.durableMs / 1000);
   const naiveRate = n / (naive.durableMs / 1000);
   row('durable events per second', `${Math.round(oursRate)}`, `${Math.round(naiveRate)}`, ratio(oursRate, naiveRate));
