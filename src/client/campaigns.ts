@@ -2,9 +2,9 @@ import { ValidationError } from '../errors';
 import { validateCampaignUpdate } from '../upstream/campaign-update';
 import { isSafeCampaignId } from '../upstream/operations';
 import { checkJsonShape } from '../upstream/problem';
+import { uuidV4 } from '../uuid';
 import type { Transport } from './transport';
 import type { CampaignsApi } from './types';
-import { uuidV4 } from '../uuid';
 import { toWire } from './wire';
 
 // The upstream's own example writes campaign times as UTC without an offset suffix.
