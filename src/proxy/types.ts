@@ -47,6 +47,8 @@ export interface ProxyStore {
   has(keys: readonly string[]): Promise<boolean[]>;
   /** Remembers each key for `ttlMs`. */
   add(keys: readonly string[], ttlMs: number): Promise<void>;
+  /** Resolves when the store is reachable (used by readiness probes); rejects otherwise. */
+  ping?(): Promise<void>;
 }
 
 /** One line of the proxy's log. Never carries a key, a body or a header value. */
@@ -60,6 +62,14 @@ export interface ProxyLogEntry {
   upstreamStatus?: number;
   attempts?: number;
   deduplicated?: number;
+  /** Units sent upstream with a 2xx (events for experience events and events, else 1). */
+  forwarded?: number;
+  /** Time spent calling the upstream, all attempts and backoff included. */
+  upstreamMs?: number;
+  /** Which budget refused the request with 429. */
+  limited?: 'client' | 'workspace';
+  /** Store operations that failed during this request (limits or memory skipped). */
+  storeErrors?: number;
   clientAddress?: string;
   durationMs?: number;
 }
