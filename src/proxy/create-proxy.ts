@@ -159,7 +159,10 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   }));
   const limitedAt = Date.now();
   const retryAfter = await limit(config, clientChecks, limitedAt, log);
-  if (retryAfter) return refuseWith({ status: 429, message: 'Too many requests from this client', retryAfter });
+  if (retryAfter) {
+    log.limited = 'client';
+    return refuseWith({ status: 429, message: 'Too many requests from this client', retryAfter });
+  }
 
   // Re-sends of events already forwarded are answered here, spending no upstream quota.
   let forwardedUuids: string[] = [];
@@ -187,6 +190,7 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   const workspaceRetryAfter = await limit(config, workspaceChecks, limitedAt, log);
   if (workspaceRetryAfter) {
     await release(config.store, clientChecks, limitedAt).catch(() => {});
+    log.limited = 'workspace';
     return refuseWith({ status: 429, message: 'Workspace rate limit reached', retryAfter: workspaceRetryAfter });
   }
 
@@ -198,6 +202,7 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   };
   if (peer.chain) headers['x-forwarded-for'] = peer.chain;
   const target = config.origins[route.origin]! + route.upstreamPath;
+  const upstreamStarted = Date.now();
   const result = await forward(
     config.fetch,
     target,
@@ -213,6 +218,7 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
     },
   );
   log.attempts = result.attempts;
+  log.upstreamMs = Date.now() - upstreamStarted;
   if (result.kind !== 'response') {
     log.level = 'warn';
     log.message = result.kind === 'timeout' ? 'upstream timed out' : 'upstream unreachable';
@@ -226,8 +232,9 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
     log.message = 'upstream redirected (not followed)';
     return refuseWith({ status: 502, message: 'The upstream answered with a redirect' });
   }
-  if (result.status >= 200 && result.status < 300 && forwardedUuids.length > 0) {
-    await remember(config, forwardedUuids, log);
+  if (result.status >= 200 && result.status < 300) {
+    log.forwarded = units - deduplicated;
+    if (forwardedUuids.length > 0) await remember(config, forwardedUuids, log);
   }
   const out: Record<string, string> = { ...cors, 'cache-control': 'no-store' };
   const type = result.headers.get('content-type');
@@ -293,8 +300,7 @@ async function limit(config: Config, checks: LimitCheck[], now: number, log: Pro
   try {
     return await consume(config.store, checks, now);
   } catch {
-    log.level = 'warn';
-    log.message = 'store failed: rate limit skipped';
+    storeFailed(log, 'store failed: rate limit skipped');
     return 0;
   }
 }
@@ -308,8 +314,7 @@ async function recall(config: Config, uuids: string[], log: ProxyLogEntry): Prom
       if (found[i]) seen.add(uuid.toLowerCase());
     });
   } catch {
-    log.level = 'warn';
-    log.message = 'store failed: dedup skipped';
+    storeFailed(log, 'store failed: dedup skipped');
   }
   return seen;
 }
@@ -321,9 +326,14 @@ async function remember(config: Config, uuids: string[], log: ProxyLogEntry): Pr
       config.dedupWindowMs,
     );
   } catch {
-    log.level = 'warn';
-    log.message = 'store failed: forwarded events not remembered';
+    storeFailed(log, 'store failed: forwarded events not remembered');
   }
+}
+
+function storeFailed(log: ProxyLogEntry, message: string): void {
+  log.level = 'warn';
+  log.message = message;
+  log.storeErrors = (log.storeErrors ?? 0) + 1;
 }
 
 /** An upstream that echoes a credential (plain or as the Basic token) must not pass it on. */
