@@ -1,6 +1,7 @@
 import { OPERATIONS } from '../upstream/operations';
 import { trustMatcher } from './client-address';
 import { isObject } from './customer';
+import { MAX_RETRY_DELAY_MS } from './forward';
 import { createMemoryStore } from './memory-store';
 import { OPERATION_NAMES, UPSTREAM_ORIGIN, type Route } from './routes';
 import type { Operation, ProxyOptions, ProxyStore } from './types';
@@ -34,6 +35,12 @@ export interface Config {
   store: ProxyStore;
   trusted: (address: string) => boolean;
   dedupWindowMs: number;
+  claimWaitMs: number;
+  /** Lifetime of a claim: the whole forward, every attempt and backoff included, plus a margin. */
+  claimTtlMs: number;
+  retries: number;
+  upstreamTimeoutMs: number;
+  retryBaseDelayMs: number;
   fetch: typeof fetch;
 }
 
@@ -107,6 +114,8 @@ export function configure(options: ProxyOptions): Config {
   for (const operation of OPERATION_NAMES) {
     if (!(maxBody[operation] > 0)) fail(`maxBodyBytes for '${operation}' must be a positive number`);
   }
+  const retries = Math.max(0, Math.floor(options.retries ?? 2));
+  const upstreamTimeoutMs = Math.max(0, options.upstreamTimeoutMs ?? 10_000);
   return {
     workspaceId: options.workspaceId,
     origins,
@@ -121,6 +130,11 @@ export function configure(options: ProxyOptions): Config {
     store: options.store ?? createMemoryStore(),
     trusted: trustMatcher(options.trustedProxies ?? []),
     dedupWindowMs: Math.max(0, options.dedupWindowMs ?? 86_400_000),
+    claimWaitMs: Math.max(0, options.claimWaitMs ?? 3_000),
+    claimTtlMs: (retries + 1) * upstreamTimeoutMs + retries * MAX_RETRY_DELAY_MS + 5_000,
+    retries,
+    upstreamTimeoutMs,
+    retryBaseDelayMs: Math.max(0, options.retryBaseDelayMs ?? 200),
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
   };
 }

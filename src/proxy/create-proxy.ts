@@ -2,10 +2,11 @@ import { basicAuth } from './basic-auth';
 import { ADMIN, configure, SAFE_HEADER_VALUE, type Config } from './config';
 import { forwardedFor } from './client-address';
 import { bindCustomer, isObject } from './customer';
-import { eventUuids, seenKey, withoutSeen } from './dedup';
+import { Claims } from './claims';
+import { eventUuids, onlyEvents } from './event-uuids';
 import { errorBody, requestId, type Refusal } from './error-response';
 import type { Problem } from '../upstream/problem';
-import { forward, retryAfterSeconds } from './forward';
+import { forward, retryAfterSeconds, sleep, type ForwardResult } from './forward';
 import { consume, DEFAULT_RATE_LIMITS, release, type LimitCheck } from './rate-limit';
 import { readBody } from './read-body';
 import { matchRoute } from './routes';
@@ -152,46 +153,25 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   log.clientAddress = peer.client;
   const limits = config.options.rateLimits?.[operation] ?? DEFAULT_RATE_LIMITS[operation];
   const units = countUnits(operation, body);
-  const clientChecks: LimitCheck[] = (limits.client ?? []).map((rule) => ({
-    name: `rl:${config.workspaceId}:${operation}:client:${peer.client}`,
-    amount: units,
-    rule,
-  }));
+  const budget = (scope: LimitCheck['scope'], name: string) => (rule: LimitCheck['rule']): LimitCheck => ({ scope, name, amount: units, rule });
+  const checks = [
+    ...(limits.client ?? []).map(budget('client', `rl:${config.workspaceId}:${operation}:client:${peer.client}`)),
+    ...(limits.workspace ?? []).map(budget('workspace', `rl:${config.workspaceId}:${operation}:workspace`)),
+  ];
+  const claims =
+    operation === 'experienceEvents' && config.dedupWindowMs > 0
+      ? new Claims(config.store, config.workspaceId, eventUuids(body), { claimMs: config.claimTtlMs, acceptedMs: config.dedupWindowMs }, (message) =>
+          storeFailed(log, message),
+        )
+      : undefined;
   const limitedAt = Date.now();
-  const retryAfter = await limit(config, clientChecks, limitedAt, log);
-  if (retryAfter) {
-    log.limited = 'client';
-    return refuseWith({ status: 429, message: 'Too many requests from this client', retryAfter });
-  }
-
-  // Re-sends of events already forwarded are answered here, spending no upstream quota.
-  let forwardedUuids: string[] = [];
-  let deduplicated = 0;
-  if (operation === 'experienceEvents' && config.dedupWindowMs > 0 && isObject(body)) {
-    forwardedUuids = eventUuids(body);
-    const seen = await recall(config, forwardedUuids, log);
-    if (seen.size > 0) {
-      const rest = withoutSeen(body, seen);
-      deduplicated = units - rest.remaining;
-      log.deduplicated = deduplicated;
-      if (rest.remaining === 0) {
-        return json(200, { status: 'success', message: 'Events already accepted', req_id: requestId() }, { ...cors, 'x-engage-deduplicated': String(deduplicated) });
-      }
-      body = rest.body;
-      forwardedUuids = forwardedUuids.filter((uuid) => !seen.has(uuid.toLowerCase()));
-      changed = true;
-    }
-  }
-  const workspaceChecks: LimitCheck[] = (limits.workspace ?? []).map((rule) => ({
-    name: `rl:${config.workspaceId}:${operation}:workspace`,
-    amount: units - deduplicated,
-    rule,
-  }));
-  const workspaceRetryAfter = await limit(config, workspaceChecks, limitedAt, log);
-  if (workspaceRetryAfter) {
-    await release(config.store, clientChecks, limitedAt).catch(() => {});
-    log.limited = 'workspace';
-    return refuseWith({ status: 429, message: 'Workspace rate limit reached', retryAfter: workspaceRetryAfter });
+  // Budgets and claims in the same tick: one round trip to a pipelining store.
+  const [refused] = await Promise.all([limit(config, checks, limitedAt, log), claims?.take()]);
+  if (refused) {
+    await claims?.release();
+    log.limited = refused.check.scope;
+    const message = refused.check.scope === 'client' ? 'Too many requests from this client' : 'Workspace rate limit reached';
+    return refuseWith({ status: 429, message, retryAfter: refused.retryAfter });
   }
 
   const headers: Record<string, string> = {
@@ -201,24 +181,82 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
     accept: 'application/json',
   };
   if (peer.chain) headers['x-forwarded-for'] = peer.chain;
-  const target = config.origins[route.origin]! + route.upstreamPath;
+  const send = (text: string) =>
+    forward(
+      config.fetch,
+      config.origins[route.origin]! + route.upstreamPath,
+      // redirect 'manual': a redirect must never carry our Authorization anywhere else.
+      // No client signal either: finishing a forward the page stopped waiting for lets the
+      // memory answer its re-send from the next page.
+      { method: route.method, headers, body: text, redirect: 'manual' },
+      {
+        // Only experience events are idempotent (the upstream dedups on svc_event_uuid).
+        retries: operation === 'experienceEvents' ? config.retries : 0,
+        timeoutMs: config.upstreamTimeoutMs,
+        baseDelayMs: config.retryBaseDelayMs,
+      },
+    );
   const upstreamStarted = Date.now();
-  const result = await forward(
-    config.fetch,
-    target,
-    // redirect 'manual': a redirect must never carry our Authorization anywhere else.
-    // No client signal either: finishing a forward the page stopped waiting for lets the dedup
-    // memory answer its re-send from the next page.
-    { method: route.method, headers, body: changed ? JSON.stringify(body) : read.text, redirect: 'manual' },
-    {
-      // Only experience events are idempotent (the upstream dedups on svc_event_uuid).
-      retries: operation === 'experienceEvents' ? Math.max(0, config.options.retries ?? 2) : 0,
-      timeoutMs: config.options.upstreamTimeoutMs ?? 10_000,
-      baseDelayMs: config.options.retryBaseDelayMs ?? 200,
-    },
-  );
-  log.attempts = result.attempts;
-  log.upstreamMs = Date.now() - upstreamStarted;
+  let result: ForwardResult | undefined;
+  let attempted = units;
+  if (!claims) {
+    result = await send(changed ? JSON.stringify(body) : read.text);
+    log.attempts = result.attempts;
+    if (isSuccess(result)) log.forwarded = units;
+  } else {
+    attempted = 0;
+    log.forwarded = 0;
+    // Forward what this request holds, then wait (bounded) for what others are forwarding:
+    // accepted there → left out; released → claimed and forwarded here. Never wait holding a
+    // claim, so two requests waiting on each other's events cannot deadlock.
+    const deadline = Date.now() + config.claimWaitMs;
+    for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
+      const mine = claims.mine;
+      if (mine.length > 0) {
+        const part = onlyEvents(body as Record<string, unknown>, new Set(mine));
+        const whole = part.count === units && !changed;
+        attempted += part.count;
+        result = await send(whole ? read.text : JSON.stringify(part.body));
+        log.attempts = (log.attempts ?? 0) + result.attempts;
+        if (!isSuccess(result)) {
+          await claims.release();
+          break;
+        }
+        log.forwarded += part.count;
+        await claims.commit(mine);
+      }
+      if (claims.pending.length === 0 || Date.now() >= deadline) break;
+      await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
+      await claims.take();
+    }
+    if (attempted > 0) log.upstreamMs = Date.now() - upstreamStarted;
+    const deduplicated = units - attempted - claims.pending.length;
+    if (deduplicated > 0) log.deduplicated = deduplicated;
+    // The workspace budget pays for what reached the upstream, not for what others forwarded.
+    const unused = units - attempted;
+    const workspaceChecks = checks.filter((check) => check.scope === 'workspace').map((check) => ({ ...check, amount: unused }));
+    if (unused > 0) await release(config.store, workspaceChecks, limitedAt).catch(() => storeFailed(log, 'store failed: budget not given back'));
+    const dedupHeader: Record<string, string> = deduplicated > 0 ? { 'x-engage-deduplicated': String(deduplicated) } : {};
+    if (claims.pending.length > 0 && (!result || isSuccess(result))) {
+      // Never a 2xx for an event the upstream has not accepted: the tracker re-sends it later.
+      log.level = 'warn';
+      log.message = `${claims.pending.length} event(s) still being forwarded by another request`;
+      return refuseWith({ status: 503, message: 'Some events are being forwarded by another request; retry', retryAfter: 1, headers: dedupHeader });
+    }
+    if (!result) {
+      return json(200, { status: 'success', message: 'Events already accepted', req_id: requestId() }, { ...cors, ...dedupHeader });
+    }
+  }
+  log.upstreamMs ??= Date.now() - upstreamStarted;
+  return answer(result!, { log, cors, refuseWith, secrets: [key, headers.authorization!.slice('Basic '.length)], deduplicated: log.deduplicated });
+}
+
+/** The upstream's answer, passed on: status and body (secrets redacted), `Retry-After` kept. */
+function answer(
+  result: ForwardResult,
+  context: { log: ProxyLogEntry; cors: Record<string, string>; refuseWith: (refusal: Refusal) => Response; secrets: string[]; deduplicated?: number },
+): Response {
+  const { log, cors, refuseWith } = context;
   if (result.kind !== 'response') {
     log.level = 'warn';
     log.message = result.kind === 'timeout' ? 'upstream timed out' : 'upstream unreachable';
@@ -232,14 +270,10 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
     log.message = 'upstream redirected (not followed)';
     return refuseWith({ status: 502, message: 'The upstream answered with a redirect' });
   }
-  if (result.status >= 200 && result.status < 300) {
-    log.forwarded = units - deduplicated;
-    if (forwardedUuids.length > 0) await remember(config, forwardedUuids, log);
-  }
   const out: Record<string, string> = { ...cors, 'cache-control': 'no-store' };
   const type = result.headers.get('content-type');
   if (type) out['content-type'] = type;
-  if (deduplicated) out['x-engage-deduplicated'] = String(deduplicated);
+  if (context.deduplicated) out['x-engage-deduplicated'] = String(context.deduplicated);
   if (result.status === 429 || result.status === 503) {
     const seconds = retryAfterSeconds(result.headers.get('retry-after'));
     // The tracker needs a Retry-After on every 429; the upstream's windows are per minute.
@@ -247,8 +281,12 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
   }
   if (result.status >= 400) log.level = 'warn';
   // 204 and friends must not carry a body.
-  const text = result.status === 204 || result.status === 304 ? null : redact(result.text, key, headers.authorization!.slice('Basic '.length));
+  const text = result.status === 204 || result.status === 304 ? null : redact(result.text, ...context.secrets);
   return new Response(text, { status: result.status, headers: out });
+}
+
+function isSuccess(result: ForwardResult): boolean {
+  return result.kind === 'response' && result.status >= 200 && result.status < 300;
 }
 
 /**
@@ -293,40 +331,15 @@ function countUnits(operation: Operation, body: unknown): number {
   return 1;
 }
 
-// The store is shared infrastructure (maybe Redis): when it fails, serve without limits or
-// memory rather than refuse real events. The log says so.
-async function limit(config: Config, checks: LimitCheck[], now: number, log: ProxyLogEntry): Promise<number> {
-  if (checks.length === 0) return 0;
+// The store is shared infrastructure (maybe Redis): when it fails, serve without limits rather
+// than refuse real events. The log says so.
+async function limit(config: Config, checks: LimitCheck[], now: number, log: ProxyLogEntry): Promise<Awaited<ReturnType<typeof consume>>> {
+  if (checks.length === 0) return undefined;
   try {
     return await consume(config.store, checks, now);
   } catch {
     storeFailed(log, 'store failed: rate limit skipped');
-    return 0;
-  }
-}
-
-async function recall(config: Config, uuids: string[], log: ProxyLogEntry): Promise<Set<string>> {
-  const seen = new Set<string>();
-  if (uuids.length === 0) return seen;
-  try {
-    const found = await config.store.has(uuids.map((uuid) => seenKey(config.workspaceId, uuid)));
-    uuids.forEach((uuid, i) => {
-      if (found[i]) seen.add(uuid.toLowerCase());
-    });
-  } catch {
-    storeFailed(log, 'store failed: dedup skipped');
-  }
-  return seen;
-}
-
-async function remember(config: Config, uuids: string[], log: ProxyLogEntry): Promise<void> {
-  try {
-    await config.store.add(
-      uuids.map((uuid) => seenKey(config.workspaceId, uuid)),
-      config.dedupWindowMs,
-    );
-  } catch {
-    storeFailed(log, 'store failed: forwarded events not remembered');
+    return undefined;
   }
 }
 

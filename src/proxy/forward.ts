@@ -9,7 +9,8 @@ export type ForwardResult =
   | { kind: 'response'; status: number; headers: Headers; text: string; attempts: number }
   | { kind: 'network' | 'timeout'; attempts: number };
 
-const MAX_DELAY_MS = 2_000;
+/** Longest backoff between two attempts. */
+export const MAX_RETRY_DELAY_MS = 2_000;
 
 /**
  * Calls the upstream, with a time limit per attempt (covering the body too) and, when the
@@ -23,11 +24,11 @@ export async function forward(fetchFn: typeof fetch, url: string, init: RequestI
     const result = await once(fetchFn, url, init, policy.timeoutMs, attempt);
     const retryable = result.kind !== 'response' || result.status >= 500;
     if (!retryable || attempt > policy.retries) return result;
-    let delay = Math.random() * Math.min(MAX_DELAY_MS, policy.baseDelayMs * 2 ** (attempt - 1));
+    let delay = Math.random() * Math.min(MAX_RETRY_DELAY_MS, policy.baseDelayMs * 2 ** (attempt - 1));
     if (result.kind === 'response') {
       const retryAfter = retryAfterSeconds(result.headers.get('retry-after'));
       if (retryAfter !== undefined) {
-        if (retryAfter * 1000 > MAX_DELAY_MS) return result;
+        if (retryAfter * 1000 > MAX_RETRY_DELAY_MS) return result;
         delay = Math.max(delay, retryAfter * 1000);
       }
     }
@@ -65,6 +66,7 @@ export function retryAfterSeconds(value: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
-function sleep(ms: number): Promise<void> {
+/** Waits `ms`, or not at all on a runtime without timers. */
+export function sleep(ms: number): Promise<void> {
   return typeof setTimeout === 'function' ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }

@@ -1,9 +1,9 @@
-import type { ProxyStore } from './types';
+import type { ClaimState, ProxyStore } from './types';
 
 export interface MemoryStoreOptions {
   /**
-   * Most remembered keys (event UUIDs) kept; the oldest go first beyond it, so memory stays
-   * bounded whatever the traffic (~150 bytes per entry).
+   * Most event keys (claims and accepted UUIDs) kept; the oldest go first beyond it, so memory
+   * stays bounded whatever the traffic (~150 bytes per entry).
    * @default 100000
    */
   maxKeys?: number;
@@ -19,9 +19,12 @@ export interface MemoryStoreOptions {
   now?: () => number;
 }
 
+const ACCEPTED = 'a';
+
 /**
  * The default `ProxyStore`: one process's memory, bounded, with no timers (expired entries are
- * dropped lazily), so it never keeps a process alive.
+ * dropped lazily), so it never keeps a process alive. Right for one instance; several instances
+ * need a shared store (`engage-sdk/proxy/redis`).
  *
  * @example
  * const proxy = createProxy({ ...options, store: createMemoryStore({ maxKeys: 200_000 }) });
@@ -31,15 +34,25 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
   const maxCounters = Math.max(1, options.maxCounters ?? 50_000);
   const now = options.now ?? Date.now;
   // Maps keep insertion order, so the first entry is the oldest: eviction is O(1).
-  const marks = new Map<string, number>();
+  // An event key holds `ACCEPTED` or the claiming owner's token, as the Redis store does.
+  const marks = new Map<string, { value: string; expiresAt: number }>();
   const counters = new Map<string, { value: number; expiresAt: number }>();
 
-  function trim<V>(map: Map<string, V>, max: number, expiresAt: (value: V) => number): void {
+  function trim<V extends { expiresAt: number }>(map: Map<string, V>, max: number): void {
     const t = now();
-    for (const [key, value] of map) {
-      if (map.size <= max && expiresAt(value) > t) break;
+    for (const [key, entry] of map) {
+      if (map.size <= max && entry.expiresAt > t) break;
       map.delete(key);
     }
+  }
+  function live(key: string): string | undefined {
+    const entry = marks.get(key);
+    return entry && entry.expiresAt > now() ? entry.value : undefined;
+  }
+  function set(key: string, value: string, ttlMs: number): void {
+    // Re-insert so a refreshed key moves to the young end.
+    marks.delete(key);
+    marks.set(key, { value, expiresAt: now() + ttlMs });
   }
 
   return {
@@ -50,26 +63,28 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
         counters.delete(key);
         counter = { value: 0, expiresAt: t + ttlMs };
         counters.set(key, counter);
-        trim(counters, maxCounters, (c) => c.expiresAt);
+        trim(counters, maxCounters);
       }
       counter.value += amount;
       return counter.value;
     },
-    async has(keys) {
-      const t = now();
-      return keys.map((key) => {
-        const expiresAt = marks.get(key);
-        return expiresAt !== undefined && expiresAt > t;
+    async claim(keys, owner, ttlMs) {
+      const states = keys.map((key): ClaimState => {
+        const value = live(key);
+        if (value === ACCEPTED) return 'accepted';
+        if (value !== undefined && value !== owner) return 'pending';
+        if (value === undefined) set(key, owner, ttlMs);
+        return 'claimed';
       });
+      trim(marks, maxKeys);
+      return states;
     },
-    async add(keys, ttlMs) {
-      const expiresAt = now() + ttlMs;
-      for (const key of keys) {
-        // Re-insert so a refreshed key moves to the young end.
-        marks.delete(key);
-        marks.set(key, expiresAt);
-      }
-      trim(marks, maxKeys, (e) => e);
+    async commit(keys, ttlMs) {
+      for (const key of keys) set(key, ACCEPTED, ttlMs);
+      trim(marks, maxKeys);
+    },
+    async release(keys, owner) {
+      for (const key of keys) if (live(key) === owner) marks.delete(key);
     },
   };
 }

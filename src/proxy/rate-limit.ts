@@ -23,6 +23,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<Operation, OperationRateLimits
 };
 
 export interface LimitCheck {
+  /** Whose budget: one client's, or the whole workspace's. */
+  scope: 'client' | 'workspace';
   /** Counter name without the window, e.g. `rl:events:ws:ENGAGEDEMO01`. */
   name: string;
   amount: number;
@@ -30,24 +32,25 @@ export interface LimitCheck {
 }
 
 /**
- * Takes `amount` from every budget, or from none: when one refuses, the ones already counted
- * are given back, so a refused request spends nobody's quota. Fixed windows (one counter per
- * window, named by its index) keep this to one atomic increment per budget in a shared store.
- * Returns the seconds until the refusing window ends, or 0 when all budgets allowed it.
+ * Takes `amount` from every budget, or from none: when one refuses, all are given back, so a
+ * refused request spends nobody's quota. All increments start in the same tick (one round trip
+ * to a pipelining store); fixed windows (one counter per window, named by its index) keep each
+ * to one atomic increment. Returns the refusing check and the seconds until its window ends, or
+ * undefined when every budget allowed it.
  */
-export async function consume(store: ProxyStore, checks: readonly LimitCheck[], now: number): Promise<number> {
-  const taken: LimitCheck[] = [];
-  for (const check of checks) {
-    if (check.amount <= 0) continue;
-    const { key, ttl } = counter(check, now);
-    const total = await store.increment(key, check.amount, ttl);
-    taken.push(check);
-    if (total > check.rule.limit) {
-      await release(store, taken, now);
-      return Math.max(1, Math.ceil(ttl / 1000));
-    }
-  }
-  return 0;
+export async function consume(store: ProxyStore, checks: readonly LimitCheck[], now: number): Promise<{ check: LimitCheck; retryAfter: number } | undefined> {
+  const taken = checks.filter((check) => check.amount > 0);
+  const totals = await Promise.all(
+    taken.map((check) => {
+      const { key, ttl } = counter(check, now);
+      return store.increment(key, check.amount, ttl);
+    }),
+  );
+  const refused = taken.findIndex((check, i) => totals[i]! > check.rule.limit);
+  if (refused < 0) return undefined;
+  await release(store, taken, now);
+  const check = taken[refused]!;
+  return { check, retryAfter: Math.max(1, Math.ceil(counter(check, now).ttl / 1000)) };
 }
 
 /** Gives back what `consume` took for `checks` (when a later budget refused the request). */

@@ -32,10 +32,15 @@ export interface OperationRateLimits {
   client?: RateLimit[];
 }
 
+/** What a claim found for one event key: now ours, already accepted upstream, or being forwarded by another request. */
+export type ClaimState = 'claimed' | 'accepted' | 'pending';
+
 /**
- * The only state the proxy keeps: rate-limit counters and the memory of forwarded event UUIDs.
- * In memory by default (`createMemoryStore`); implement it over a shared store (Redis: INCRBY +
- * PEXPIRE NX, EXISTS, SET PX) when several instances serve one workspace.
+ * The only state the proxy keeps: rate-limit counters, claims on event UUIDs being forwarded, and
+ * the memory of UUIDs the upstream accepted. In memory by default (`createMemoryStore`); shared by
+ * several instances over Redis (`createRedisStore` from `engage-sdk/proxy/redis`) or any store
+ * that can do the same atomically per key. Calls a request makes together are issued in the same
+ * tick, so a pipelining client sends them in one round trip.
  */
 export interface ProxyStore {
   /**
@@ -43,10 +48,15 @@ export interface ProxyStore {
    * creating it at 0 with a lifetime of `ttlMs`, and returns the new value. Must be atomic per key.
    */
   increment(key: string, amount: number, ttlMs: number): Promise<number>;
-  /** For each key, whether it was added and has not expired yet. */
-  has(keys: readonly string[]): Promise<boolean[]>;
-  /** Remembers each key for `ttlMs`. */
-  add(keys: readonly string[], ttlMs: number): Promise<void>;
+  /**
+   * For each key, atomically: absent → claimed by `owner` for `ttlMs` ('claimed'); already
+   * claimed by `owner` → 'claimed'; accepted → 'accepted'; claimed by another owner → 'pending'.
+   */
+  claim(keys: readonly string[], owner: string, ttlMs: number): Promise<ClaimState[]>;
+  /** Marks each key accepted for `ttlMs`, replacing any claim: the upstream accepted these events. */
+  commit(keys: readonly string[], ttlMs: number): Promise<void>;
+  /** Deletes each key still claimed by `owner` (a claim that expired and was re-taken stays). */
+  release(keys: readonly string[], owner: string): Promise<void>;
   /** Resolves when the store is reachable (used by readiness probes); rejects otherwise. */
   ping?(): Promise<void>;
 }
@@ -175,16 +185,25 @@ export interface ProxyOptions {
    */
   trustedProxies?: string[];
   /**
-   * Counters and the UUID memory.
+   * Rate-limit counters, claims on event UUIDs and the memory of accepted ones. Give every
+   * instance of one workspace the same shared store (Redis) so that each event is forwarded once
+   * and a workspace budget holds across instances.
    * @default createMemoryStore()
    */
   store?: ProxyStore;
   /**
-   * How long forwarded experience-event UUIDs are remembered (re-sends answered without forwarding).
-   * `0` turns the memory off.
+   * How long experience-event UUIDs the upstream accepted are remembered (re-sends answered
+   * without forwarding). `0` turns claims and memory off: every request is forwarded as it is.
    * @default 86400000 (24 h)
    */
   dedupWindowMs?: number;
+  /**
+   * How long a request waits for events that another request (on any instance) is forwarding.
+   * Accepted ones are then left out of its own forward; released ones it forwards itself; those
+   * still being forwarded after this long get a 503 with `Retry-After`, and the tracker re-sends.
+   * @default 3000
+   */
+  claimWaitMs?: number;
   /**
    * Time limit of one upstream attempt, in ms (504 when the last attempt times out).
    * @default 10000

@@ -317,8 +317,9 @@ describe('store', () => {
     const entries: ProxyLogEntry[] = [];
     const broken: ProxyStore = {
       increment: () => Promise.reject(new Error('redis down')),
-      has: () => Promise.reject(new Error('redis down')),
-      add: () => Promise.reject(new Error('redis down')),
+      claim: () => Promise.reject(new Error('redis down')),
+      commit: () => Promise.reject(new Error('redis down')),
+      release: () => Promise.reject(new Error('redis down')),
     };
     h = await harness({ store: broken, logger: (e) => entries.push(e) });
     const body = experienceBody(1);

@@ -39,19 +39,19 @@ describe('forwardedFor', () => {
 });
 
 describe('createMemoryStore', () => {
-  it('keeps at most maxKeys remembered keys, dropping the oldest', async () => {
+  it('keeps at most maxKeys event keys, dropping the oldest', async () => {
     const store = createMemoryStore({ maxKeys: 3 });
-    await store.add(['a', 'b', 'c'], 60_000);
-    await store.add(['d'], 60_000);
-    expect(await store.has(['a', 'b', 'c', 'd'])).toEqual([false, true, true, true]);
+    await store.commit(['a', 'b', 'c'], 60_000);
+    await store.commit(['d'], 60_000);
+    expect(await store.claim(['a', 'b', 'c', 'd'], 'me', 60_000)).toEqual(['claimed', 'accepted', 'accepted', 'accepted']);
   });
   it('forgets keys and counters after their lifetime', async () => {
     let now = 1_000;
     const store = createMemoryStore({ now: () => now });
-    await store.add(['a'], 100);
+    await store.commit(['a'], 100);
     expect(await store.increment('c', 5, 100)).toBe(5);
     now += 100;
-    expect(await store.has(['a'])).toEqual([false]);
+    expect(await store.claim(['a'], 'me', 100)).toEqual(['claimed']);
     expect(await store.increment('c', 1, 100)).toBe(1);
   });
   it('bounds counters too', async () => {
@@ -64,16 +64,16 @@ describe('createMemoryStore', () => {
 });
 
 describe('consume', () => {
-  it('takes from every budget or none, and says when the refusing window ends', async () => {
+  it('takes from every budget or none, and says which refused and when its window ends', async () => {
     const store = createMemoryStore();
     const checks = [
-      { name: 'second', amount: 1, rule: { limit: 10, windowMs: 1_000 } },
-      { name: 'minute', amount: 1, rule: { limit: 2, windowMs: 60_000 } },
+      { scope: 'client' as const, name: 'second', amount: 1, rule: { limit: 10, windowMs: 1_000 } },
+      { scope: 'workspace' as const, name: 'minute', amount: 1, rule: { limit: 2, windowMs: 60_000 } },
     ];
     const now = 120_000 + 15_000;
-    expect(await consume(store, checks, now)).toBe(0);
-    expect(await consume(store, checks, now)).toBe(0);
-    expect(await consume(store, checks, now)).toBe(45);
+    expect(await consume(store, checks, now)).toBeUndefined();
+    expect(await consume(store, checks, now)).toBeUndefined();
+    expect(await consume(store, checks, now)).toEqual({ check: checks[1], retryAfter: 45 });
     // The refused third request gave its unit back to the per-second budget.
     expect(await store.increment('second:1000:135', 0, 1_000)).toBe(2);
   });
