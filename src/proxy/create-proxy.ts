@@ -7,7 +7,7 @@ import { eventUuids, onlyEvents } from './event-uuids';
 import { errorBody, requestId, type Refusal } from './error-response';
 import type { Problem } from '../upstream/problem';
 import { forward, retryAfterSeconds, sleep, type ForwardResult } from './forward';
-import { consume, DEFAULT_RATE_LIMITS, release, type LimitCheck } from './rate-limit';
+import { charge, DEFAULT_RATE_LIMITS, overLimit, release, type LimitCheck } from './rate-limit';
 import { readBody } from './read-body';
 import { matchRoute } from './routes';
 import type { Operation, ProxyConnectionInfo, ProxyHandler, ProxyKeys, ProxyLogEntry, ProxyOptions } from './types';
@@ -166,9 +166,11 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
       : undefined;
   const limitedAt = Date.now();
   // Budgets and claims in the same tick: one round trip to a pipelining store.
-  const [refused] = await Promise.all([limit(config, checks, limitedAt, log), claims?.take()]);
+  const [totals] = await Promise.all([charged(config, checks, limitedAt, log), claims?.take()]);
+  // The workspace pays only for events this request may forward, not those accepted already.
+  const refused = totals && overLimit(checks, totals, limitedAt, (check) => (check.scope === 'workspace' ? (claims?.accepted.size ?? 0) : 0));
   if (refused) {
-    await claims?.release();
+    await Promise.all([claims?.release(), release(config.store, checks, limitedAt).catch(() => storeFailed(log, 'store failed: budget not given back'))]);
     log.limited = refused.check.scope;
     const message = refused.check.scope === 'client' ? 'Too many requests from this client' : 'Workspace rate limit reached';
     return refuseWith({ status: 429, message, retryAfter: refused.retryAfter });
@@ -333,10 +335,10 @@ function countUnits(operation: Operation, body: unknown): number {
 
 // The store is shared infrastructure (maybe Redis): when it fails, serve without limits rather
 // than refuse real events. The log says so.
-async function limit(config: Config, checks: LimitCheck[], now: number, log: ProxyLogEntry): Promise<Awaited<ReturnType<typeof consume>>> {
+async function charged(config: Config, checks: LimitCheck[], now: number, log: ProxyLogEntry): Promise<number[] | undefined> {
   if (checks.length === 0) return undefined;
   try {
-    return await consume(config.store, checks, now);
+    return await charge(config.store, checks, now);
   } catch {
     storeFailed(log, 'store failed: rate limit skipped');
     return undefined;

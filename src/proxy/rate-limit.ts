@@ -32,28 +32,35 @@ export interface LimitCheck {
 }
 
 /**
- * Takes `amount` from every budget, or from none: when one refuses, all are given back, so a
- * refused request spends nobody's quota. All increments start in the same tick (one round trip
- * to a pipelining store); fixed windows (one counter per window, named by its index) keep each
- * to one atomic increment. Returns the refusing check and the seconds until its window ends, or
- * undefined when every budget allowed it.
+ * Takes `amount` from every budget at once and returns the new totals. All increments start in
+ * the same tick (one round trip to a pipelining store); fixed windows (one counter per window,
+ * named by its index) keep each to one atomic increment.
  */
-export async function consume(store: ProxyStore, checks: readonly LimitCheck[], now: number): Promise<{ check: LimitCheck; retryAfter: number } | undefined> {
-  const taken = checks.filter((check) => check.amount > 0);
-  const totals = await Promise.all(
-    taken.map((check) => {
+export function charge(store: ProxyStore, checks: readonly LimitCheck[], now: number): Promise<number[]> {
+  return Promise.all(
+    checks.map((check) => {
       const { key, ttl } = counter(check, now);
-      return store.increment(key, check.amount, ttl);
+      return check.amount > 0 ? store.increment(key, check.amount, ttl) : Promise.resolve(0);
     }),
   );
-  const refused = taken.findIndex((check, i) => totals[i]! > check.rule.limit);
-  if (refused < 0) return undefined;
-  await release(store, taken, now);
-  const check = taken[refused]!;
-  return { check, retryAfter: Math.max(1, Math.ceil(counter(check, now).ttl / 1000)) };
 }
 
-/** Gives back what `consume` took for `checks` (when a later budget refused the request). */
+/**
+ * The first budget the charged `totals` exceed, less `credit(check)` units that turned out not
+ * to be owed (events answered from memory), with the seconds until its window ends.
+ */
+export function overLimit(
+  checks: readonly LimitCheck[],
+  totals: readonly number[],
+  now: number,
+  credit: (check: LimitCheck) => number = () => 0,
+): { check: LimitCheck; retryAfter: number } | undefined {
+  const i = checks.findIndex((check, j) => check.amount > 0 && totals[j]! - credit(check) > check.rule.limit);
+  if (i < 0) return undefined;
+  return { check: checks[i]!, retryAfter: Math.max(1, Math.ceil(counter(checks[i]!, now).ttl / 1000)) };
+}
+
+/** Gives back what `charge` took for `checks` (a refused request spends nobody's quota). */
 export async function release(store: ProxyStore, checks: readonly LimitCheck[], now: number): Promise<void> {
   await Promise.all(
     checks.filter((check) => check.amount > 0).map((check) => {

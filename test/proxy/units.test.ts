@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { basicAuth } from '../../src/proxy/basic-auth';
 import { forwardedFor, trustMatcher } from '../../src/proxy/client-address';
 import { createMemoryStore } from '../../src/proxy/memory-store';
-import { consume } from '../../src/proxy/rate-limit';
+import { charge, overLimit, release } from '../../src/proxy/rate-limit';
 
 describe('basicAuth', () => {
   it('matches Buffer base64 for ASCII and UTF-8, all padding lengths', () => {
@@ -63,18 +63,22 @@ describe('createMemoryStore', () => {
   });
 });
 
-describe('consume', () => {
-  it('takes from every budget or none, and says which refused and when its window ends', async () => {
+describe('charge / overLimit / release', () => {
+  it('takes from every budget, names the first one exceeded and when its window ends, and gives back', async () => {
     const store = createMemoryStore();
     const checks = [
       { scope: 'client' as const, name: 'second', amount: 1, rule: { limit: 10, windowMs: 1_000 } },
       { scope: 'workspace' as const, name: 'minute', amount: 1, rule: { limit: 2, windowMs: 60_000 } },
     ];
     const now = 120_000 + 15_000;
-    expect(await consume(store, checks, now)).toBeUndefined();
-    expect(await consume(store, checks, now)).toBeUndefined();
-    expect(await consume(store, checks, now)).toEqual({ check: checks[1], retryAfter: 45 });
-    // The refused third request gave its unit back to the per-second budget.
+    expect(overLimit(checks, await charge(store, checks, now), now)).toBeUndefined();
+    expect(overLimit(checks, await charge(store, checks, now), now)).toBeUndefined();
+    const third = await charge(store, checks, now);
+    expect(overLimit(checks, third, now)).toEqual({ check: checks[1], retryAfter: 45 });
+    // A unit credited back (answered from memory) is not owed.
+    expect(overLimit(checks, third, now, (check) => (check.scope === 'workspace' ? 1 : 0))).toBeUndefined();
+    await release(store, checks, now);
     expect(await store.increment('second:1000:135', 0, 1_000)).toBe(2);
+    expect(await store.increment('minute:60000:2', 0, 60_000)).toBe(2);
   });
 });
