@@ -32,22 +32,22 @@ export interface OperationRateLimits {
   client?: RateLimit[];
 }
 
-/**
- * The only state the proxy keeps: rate-limit counters and the memory of forwarded event UUIDs.
- * In memory by default (`createMemoryStore`); implement it over a shared store (Redis: INCRBY +
- * PEXPIRE NX, EXISTS, SET PX) when several instances serve one workspace.
- */
+/** What a claim found for one key. */
+export type ClaimState = 'claimed' | 'accepted' | 'pending';
+
 export interface ProxyStore {
-  /**
-   * Adds `amount` (may be negative, to give back a refused request) to the counter `key`,
-   * creating it at 0 with a lifetime of `ttlMs`, and returns the new value. Must be atomic per key.
-   */
+  /** Adds `amount` (may be negative) to counter `key`, creating it at 0 with lifetime `ttlMs`; returns the new value. Atomic per key. */
   increment(key: string, amount: number, ttlMs: number): Promise<number>;
-  /** For each key, whether it was added and has not expired yet. */
-  has(keys: readonly string[]): Promise<boolean[]>;
-  /** Remembers each key for `ttlMs`. */
-  add(keys: readonly string[], ttlMs: number): Promise<void>;
-  /** Resolves when the store is reachable (used by readiness probes); rejects otherwise. */
+  /**
+   * For each key, atomically: absent → now claimed by `owner` for `ttlMs` → 'claimed'; already claimed by `owner` →
+   * 'claimed'; marked accepted → 'accepted'; claimed by another owner → 'pending'.
+   */
+  claim(keys: readonly string[], owner: string, ttlMs: number): Promise<ClaimState[]>;
+  /** Marks each key accepted for `ttlMs`, replacing any claim (the upstream accepted these events). */
+  commit(keys: readonly string[], ttlMs: number): Promise<void>;
+  /** Deletes each key still claimed by `owner` (a claim that expired and was re-taken by another owner stays). */
+  release(keys: readonly string[], owner: string): Promise<void>;
+  /** Resolves when the store is reachable (readiness probes); rejects otherwise. */
   ping?(): Promise<void>;
 }
 
