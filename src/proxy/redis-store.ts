@@ -88,29 +88,46 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     });
   }
 
-  function bounded<T>(what: string, work: Promise<T>): Promise<T> {
+  // Calls that timed out and whose commands Redis has not answered yet. While there are any,
+  // Redis is stalled (or the client is holding commands offline): new calls fail at once instead
+  // of each waiting `timeoutMs`. The late answers (or the connection's failure) reopen the way.
+  let unanswered = 0;
+
+  function bounded<T>(what: string, send: () => Promise<T>): Promise<T> {
+    if (unanswered > 0) {
+      return Promise.reject(new Error(`Redis store: ${what} skipped: Redis has not answered calls that timed out (stalled or unreachable)`));
+    }
+    const work = send();
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`Redis store: ${what} timed out after ${timeoutMs} ms (Redis stalled or unreachable)`)),
-        timeoutMs,
-      );
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        unanswered++;
+        reject(new Error(`Redis store: ${what} timed out after ${timeoutMs} ms (Redis stalled or unreachable)`));
+      }, timeoutMs);
       work.then(
         (value) => {
           clearTimeout(timer);
+          if (timedOut) unanswered--;
           resolve(value);
         },
         (error: unknown) => {
           clearTimeout(timer);
+          if (timedOut) unanswered--;
           reject(new Error(`Redis store: ${what} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }));
         },
       );
     });
   }
 
+  function sendRelease(keys: readonly string[], owner: string): Promise<unknown> {
+    const mine = CLAIM_PREFIX + owner;
+    return Promise.all(keys.map((key) => script(RELEASE, releaseSha, prefix + key, [mine])));
+  }
+
   function release(keys: readonly string[], owner: string): Promise<void> {
     if (keys.length === 0) return Promise.resolve();
-    const mine = CLAIM_PREFIX + owner;
-    return bounded('release', Promise.all(keys.map((key) => script(RELEASE, releaseSha, prefix + key, [mine])))).then(() => {});
+    return bounded('release', () => sendRelease(keys, owner)).then(() => {});
   }
 
   return {
@@ -118,22 +135,25 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
       if (!Number.isInteger(amount)) {
         return Promise.reject(new TypeError(`Redis store: increment amount must be an integer (got ${amount})`));
       }
-      return bounded('increment', script(INCREMENT, incrementSha, prefix + key, [String(amount), String(px(ttlMs))])).then(Number);
+      return bounded('increment', () => script(INCREMENT, incrementSha, prefix + key, [String(amount), String(px(ttlMs))])).then(Number);
     },
 
     async claim(keys, owner, ttlMs) {
       if (keys.length === 0) return [];
       const mine = CLAIM_PREFIX + owner;
       const expiration = { type: 'PX', value: px(ttlMs) } as const;
-      // SET NX GET (Redis >= 7.0): takes the key if absent and returns what was there, atomically.
-      const replies = keys.map((key) => client.set(prefix + key, mine, { expiration, condition: 'NX', GET: true }));
+      let sent = false;
       let previous: unknown[];
       try {
-        previous = await bounded('claim', Promise.all(replies));
+        previous = await bounded('claim', () => {
+          sent = true;
+          // SET NX GET (Redis >= 7.0): takes the key if absent and returns what was there, atomically.
+          return Promise.all(keys.map((key) => client.set(prefix + key, mine, { expiration, condition: 'NX', GET: true })));
+        });
       } catch (error) {
         // A stalled Redis may still run these SETs later and leave claims nobody releases: queue
         // the release behind them on the same connection, which Redis runs in order.
-        release(keys, owner).catch(() => {});
+        if (sent) sendRelease(keys, owner).catch(() => {});
         throw error;
       }
       return previous.map((value): ClaimState => {
@@ -146,13 +166,13 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     async commit(keys, ttlMs) {
       if (keys.length === 0) return;
       const expiration = { type: 'PX', value: px(ttlMs) } as const;
-      await bounded('commit', Promise.all(keys.map((key) => client.set(prefix + key, ACCEPTED, { expiration }))));
+      await bounded('commit', () => Promise.all(keys.map((key) => client.set(prefix + key, ACCEPTED, { expiration }))));
     },
 
     release,
 
     async ping() {
-      await bounded('ping', client.ping());
+      await bounded('ping', () => client.ping());
     },
   };
 }
