@@ -277,7 +277,7 @@ describe('Redis store: Redis stopped, stalled, restarted', () => {
       await expect(store.claim([k], 'A', LONG)).rejects.toThrow('claim timed out after 200 ms');
       await expect(store.increment('rl:y', 1, LONG)).rejects.toThrow('increment skipped');
       await own.start();
-      await eventually(async () => (await store.ping(), true), 'client reconnected');
+      await eventually(async () => (await store.ping!(), true), 'client reconnected');
       // The queued claim ran on reconnection, and the release queued behind it too.
       expect(await store.claim([k], 'B', LONG)).toEqual(['claimed']);
     } finally {
