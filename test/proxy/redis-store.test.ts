@@ -316,6 +316,25 @@ describe('redactRedisUrl and connectRedisStore input', () => {
     expect(redactRedisUrl(url)).toBe(redacted);
   });
 
+  it('with a password: connects with the right one; with a wrong one, no error message carries either', async () => {
+    const secured = await startRedisServer({ args: ['--requirepass', 'right-s3cret'] });
+    const errors: Error[] = [];
+    const wrong = await connectRedisStore(`redis://:wrong-s3cret@127.0.0.1:${secured.port}`, { onError: (e) => errors.push(e) });
+    const right = await connectRedisStore(`redis://:right-s3cret@127.0.0.1:${secured.port}`, { onError: quiet });
+    try {
+      expect(wrong.connected).toBe(false);
+      await expect(wrong.store.ping!()).rejects.toThrow('Redis store: ping failed');
+      expect(errors.length).toBeGreaterThan(0);
+      for (const error of errors) expect(`${error.message} ${error.stack}`).not.toMatch(/s3cret/);
+      expect(right.connected).toBe(true);
+      expect(await right.store.claim([uuidKey()], 'A', LONG)).toEqual(['claimed']);
+    } finally {
+      await wrong.close();
+      await right.close();
+      await secured.stop();
+    }
+  });
+
   it('refuses a URL without a Redis scheme, without printing its password', async () => {
     const refusal = connectRedisStore('http://user:hunter2@h:6379');
     await expect(refusal).rejects.toThrow('url must start with redis://, rediss:// or unix:// (got http://user:***@h:6379)');

@@ -33,8 +33,13 @@ const running = new Set<ChildProcess>();
 const tempDirs: string[] = [];
 let exitHookInstalled = false;
 
-/** Starts a redis-server on a free loopback port and waits until it answers PING. */
-export async function startRedisServer(): Promise<RedisServer> {
+export interface RedisServerOptions {
+  /** More redis-server arguments, e.g. `['--requirepass', 'secret']`. */
+  args?: string[];
+}
+
+/** Starts a redis-server on a free loopback port and waits until it answers (PING, or NOAUTH). */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   try {
     accessSync(REDIS_SERVER_PATH, constants.X_OK);
   } catch {
@@ -54,7 +59,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   let child: ChildProcess | undefined;
 
   async function launch(): Promise<void> {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'];
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning', ...(options.args ?? [])];
     const proc = spawn(REDIS_SERVER_PATH, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     running.add(proc);
@@ -69,7 +74,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     const deadline = Date.now() + 10_000;
     for (;;) {
       const answer = await Promise.race([send(port, ['PING']).catch(() => ''), exited]);
-      if (answer.startsWith('+PONG')) return;
+      if (answer.startsWith('+PONG') || answer.startsWith('-NOAUTH')) return;
       if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer PING within 10 s:\n${output.slice(-2000)}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
