@@ -221,14 +221,14 @@ describe('Redis store: Redis stopped, stalled, restarted', () => {
     }
   }
 
-  it('stopped: every call rejects at once; restarted: the same client serves again by itself', async () => {
+  it('killed (SIGKILL): every call rejects at once; restarted: the same client serves again by itself', async () => {
     const errors: Error[] = [];
     const connection = await connectRedisStore(own.url, { onError: (e) => errors.push(e) });
     try {
       const { store } = connection;
       const k = uuidKey();
       expect(await store.claim([k], 'A', LONG)).toEqual(['claimed']);
-      await own.stop();
+      await own.kill();
       // disableOfflineQueue: the client refuses while disconnected, so no call waits for the timeout.
       await eventually(async () => !connection.client.isReady, 'client noticed the stop');
       await allReject(store, /Redis store: \w+ failed/);

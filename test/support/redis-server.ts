@@ -19,6 +19,8 @@ export interface RedisServer {
   pid(): number | undefined;
   /** Stops the server (SIGTERM, then SIGKILL after 2 s); resolves once it exited. */
   stop(): Promise<void>;
+  /** Kills the server (SIGKILL, a crash); resolves once it exited. */
+  kill(): Promise<void>;
   /** Starts it again on the same port (empty: nothing is persisted). */
   start(): Promise<void>;
   /** Freezes the process (SIGSTOP): connections stay open, nothing is answered. */
@@ -80,13 +82,13 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     }
   }
 
-  async function stop(): Promise<void> {
+  async function stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const proc = child;
     child = undefined;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
     proc.kill('SIGCONT'); // a paused server cannot handle SIGTERM
-    proc.kill('SIGTERM');
+    proc.kill(signal);
     const timer = setTimeout(() => proc.kill('SIGKILL'), 2_000);
     await gone;
     clearTimeout(timer);
@@ -110,9 +112,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     url: `redis://127.0.0.1:${port}`,
     port,
     pid: () => child?.pid,
-    stop: async () => {
-      await stop();
-    },
+    stop: () => stop('SIGTERM'),
+    kill: () => stop('SIGKILL'),
     start: async () => {
       if (child) return;
       await launch();
