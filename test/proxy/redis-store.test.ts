@@ -342,6 +342,12 @@ describe('redactRedisUrl and connectRedisStore input', () => {
 });
 
 describe('packaging', () => {
+  it('a missing redis-server fails the tests with the command that installs it (never a skip)', async () => {
+    await expect(startRedisServer({ binary: '/nonexistent/redis-server' })).rejects.toThrow(
+      'redis-server not found at /nonexistent/redis-server. Install it: apt-get update && apt-get install -y --no-install-recommends redis-server',
+    );
+  });
+
   it('only src/proxy/redis-connect.ts imports `redis` (an optional peer, reached only through engage-sdk/proxy/redis)', () => {
     const importers = (readdirSync('src', { recursive: true }) as string[])
       .filter((file) => file.endsWith('.ts'))

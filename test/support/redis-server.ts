@@ -36,16 +36,19 @@ const tempDirs: string[] = [];
 let exitHookInstalled = false;
 
 export interface RedisServerOptions {
+  /** The redis-server binary. @default REDIS_SERVER_PATH or /usr/bin/redis-server */
+  binary?: string;
   /** More redis-server arguments, e.g. `['--requirepass', 'secret']`. */
   args?: string[];
 }
 
 /** Starts a redis-server on a free loopback port and waits until it answers (PING, or NOAUTH). */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const binary = options.binary ?? REDIS_SERVER_PATH;
   try {
-    accessSync(REDIS_SERVER_PATH, constants.X_OK);
+    accessSync(binary, constants.X_OK);
   } catch {
-    throw new Error(`redis-server not found at ${REDIS_SERVER_PATH}. Install it: ${INSTALL}`);
+    throw new Error(`redis-server not found at ${binary}. Install it: ${INSTALL}`);
   }
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -62,7 +65,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 
   async function launch(): Promise<void> {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning', ...(options.args ?? [])];
-    const proc = spawn(REDIS_SERVER_PATH, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     running.add(proc);
     let output = '';
