@@ -17,6 +17,8 @@ export default [
     input: {
       index: 'src/index.ts',
       proxy: 'src/proxy/index.ts',
+      // Its own entry: the only module importing `redis` (optional peer), never in a browser bundle.
+      'proxy-redis': 'src/proxy/redis.ts',
       emulator: 'src/emulator/index.ts',
       'proxy-cli': 'src/proxy/cli.ts',
       'emulator-cli': 'src/emulator/cli.ts',
@@ -27,7 +29,7 @@ export default [
       chunkFileNames: 'chunks/[name]-[hash].js',
       banner: (chunk) => (chunk.isEntry && chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : ''),
     },
-    external: (id) => id.startsWith('node:') || id === 'idb-keyval',
+    external: (id) => id.startsWith('node:') || id === 'idb-keyval' || id === 'redis',
     plugins: [ts(true)],
   },
   {

@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/create-proxy';
 import { connectRedisStore, type RedisStoreConnection } from '../../src/proxy/redis-connect';
 import { startProxyProcess, type ProxyProcess } from '../support/proxy-process';
-import { startRedis, type RedisServer } from '../support/redis-server';
+import { startRedisServer, type RedisServer } from '../support/redis-server';
 import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream } from './support';
 
 const XP = '/v1/experiences/events';
 let redis: RedisServer;
 let upstream: Upstream;
 beforeAll(async () => {
-  [redis, upstream] = await Promise.all([startRedis(), startUpstream()]);
+  [redis, upstream] = await Promise.all([startRedisServer(), startUpstream()]);
 });
 afterAll(async () => {
   await Promise.all([redis?.stop(), upstream?.close()]);

@@ -3,9 +3,9 @@
 // that once had 175 of 200 events accepted twice. Once with one proxy instance, once with the
 // reloaded page served by a second instance that shares a real Redis.
 import { expect, type Page, test } from '@playwright/test';
-import { createProxy } from '../../../dist/proxy.js';
-import { connectRedisStore } from '../../../dist/proxy-redis.js';
-import { startRedis, type RedisServer } from '../../support/redis-server';
+import { createProxy } from '../../../src/proxy/create-proxy';
+import { connectRedisStore } from '../../../src/proxy/redis-connect';
+import { startRedisServer, type RedisServer } from '../../support/redis-server';
 import { admin, openTracker, received, record, type Stack, startStack } from '../support/stack';
 
 /** The proxy options that make the overlap wide: an upstream attempt takes 200 ms, retries go on ~3 s. */
@@ -67,7 +67,7 @@ test('reload while the old page’s request is in the proxy’s retries: 200/200
 test.describe('two proxy instances sharing Redis', () => {
   let redis: RedisServer;
   test.beforeAll(async () => {
-    redis = await startRedis();
+    redis = await startRedisServer();
   });
   test.afterAll(async () => {
     await redis?.stop();

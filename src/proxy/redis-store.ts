@@ -1,0 +1,187 @@
+// The proxy's shared state in Redis, over a node-redis client the caller made and connected.
+// Value imports: none from `redis` (only its shape, below), so this file runs with any client
+// that has these four methods.
+import { createHash } from 'node:crypto';
+import type { ClaimState, ProxyStore } from './types';
+
+/**
+ * The four methods of a node-redis v5/v6 client (`createClient()` from `redis`, connected) this
+ * store calls. A `RedisClientType` fits as is; another client fits through a small adapter.
+ */
+export interface RedisStoreClient {
+  set(
+    key: string,
+    value: string,
+    options: { expiration: { type: 'PX'; value: number }; condition?: 'NX'; GET?: true },
+  ): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  ping(): Promise<unknown>;
+}
+
+export interface RedisStoreOptions {
+  /**
+   * Prepended to every key, so one Redis can serve other applications (or several proxies of
+   * other workspaces with their own prefix).
+   * @default 'engage:'
+   */
+  prefix?: string;
+  /**
+   * Longest a store call may take. Past it the call rejects (the proxy then serves without limits
+   * and dedup for that request), so a stalled Redis never holds a request.
+   * @default 500
+   */
+  timeoutMs?: number;
+}
+
+// Fixed-window counter: INCRBY, and an expiry set only by the call that created the key
+// (PEXPIRE NX, Redis >= 7.0), so later increments never stretch the window.
+const INCREMENT = `local value = redis.call('INCRBY', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2], 'NX')
+return value`;
+
+// Compare-and-delete: only the owner's own claim goes; an expired claim re-taken by another
+// request, or a commit, stays.
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+const ACCEPTED = 'a';
+const CLAIM_PREFIX = 'c:';
+
+/**
+ * A `ProxyStore` in Redis (>= 7.0), for several proxy instances (or edge isolates) serving one
+ * workspace. One string per event key, `c:<owner>` while a request forwards it and `a` once the
+ * upstream accepted it; one integer per rate-limit window. Every command touches one key, so the
+ * keys may be spread over a Redis Cluster. node-redis writes all commands issued in the same tick
+ * in one socket write, so the calls a proxy request makes together cost one round trip.
+ *
+ * Make the client with `disableOfflineQueue: true` (commands fail at once while Redis is down,
+ * instead of waiting and running late) and an `'error'` listener (without one an unreachable
+ * Redis crashes the process); node-redis reconnects by itself. `connectRedisStore` does all that.
+ *
+ * @param client A connected node-redis client (`await createClient({ url }).connect()`).
+ * @example
+ * import { createClient } from 'redis';
+ * import { createRedisStore } from 'engage-sdk/proxy/redis';
+ * const client = await createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true })
+ *   .on('error', (error) => console.error('redis:', error.message))
+ *   .connect();
+ * const proxy = createProxy({ ...options, store: createRedisStore(client) });
+ */
+export function createRedisStore(client: RedisStoreClient, options: RedisStoreOptions = {}): ProxyStore {
+  const prefix = options.prefix ?? 'engage:';
+  const timeoutMs = options.timeoutMs ?? 500;
+  if (typeof prefix !== 'string') throw new TypeError('createRedisStore: prefix must be a string');
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new RangeError(`createRedisStore: timeoutMs must be a positive number of milliseconds (got ${timeoutMs})`);
+  }
+  const incrementSha = sha1(INCREMENT);
+  const releaseSha = sha1(RELEASE);
+
+  // EVALSHA sends 40 bytes instead of the script; after a Redis restart (empty script cache) the
+  // first call falls back to EVAL, which caches it again.
+  function script(source: string, sha: string, key: string, args: string[]): Promise<unknown> {
+    const call = { keys: [key], arguments: args };
+    return client.evalSha(sha, call).catch((error: unknown) => {
+      if (String((error as Error)?.message).startsWith('NOSCRIPT')) return client.eval(source, call);
+      throw error;
+    });
+  }
+
+  // Calls that timed out and whose commands Redis has not answered yet. While there are any,
+  // Redis is stalled (or the client is holding commands offline): new calls fail at once instead
+  // of each waiting `timeoutMs`. The late answers (or the connection's failure) reopen the way.
+  let unanswered = 0;
+
+  function bounded<T>(what: string, send: () => Promise<T>): Promise<T> {
+    if (unanswered > 0) {
+      return Promise.reject(new Error(`Redis store: ${what} skipped: Redis has not answered calls that timed out (stalled or unreachable)`));
+    }
+    const work = send();
+    return new Promise<T>((resolve, reject) => {
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        unanswered++;
+        reject(new Error(`Redis store: ${what} timed out after ${timeoutMs} ms (Redis stalled or unreachable)`));
+      }, timeoutMs);
+      work.then(
+        (value) => {
+          clearTimeout(timer);
+          if (timedOut) unanswered--;
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          if (timedOut) unanswered--;
+          reject(new Error(`Redis store: ${what} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }));
+        },
+      );
+    });
+  }
+
+  function sendRelease(keys: readonly string[], owner: string): Promise<unknown> {
+    const mine = CLAIM_PREFIX + owner;
+    return Promise.all(keys.map((key) => script(RELEASE, releaseSha, prefix + key, [mine])));
+  }
+
+  function release(keys: readonly string[], owner: string): Promise<void> {
+    if (keys.length === 0) return Promise.resolve();
+    return bounded('release', () => sendRelease(keys, owner)).then(() => {});
+  }
+
+  return {
+    increment(key, amount, ttlMs) {
+      if (!Number.isInteger(amount)) {
+        return Promise.reject(new TypeError(`Redis store: increment amount must be an integer (got ${amount})`));
+      }
+      return bounded('increment', () => script(INCREMENT, incrementSha, prefix + key, [String(amount), String(px(ttlMs))])).then(Number);
+    },
+
+    async claim(keys, owner, ttlMs) {
+      if (keys.length === 0) return [];
+      const mine = CLAIM_PREFIX + owner;
+      const expiration = { type: 'PX', value: px(ttlMs) } as const;
+      let sent = false;
+      let previous: unknown[];
+      try {
+        previous = await bounded('claim', () => {
+          sent = true;
+          // SET NX GET (Redis >= 7.0): takes the key if absent and returns what was there, atomically.
+          return Promise.all(keys.map((key) => client.set(prefix + key, mine, { expiration, condition: 'NX', GET: true })));
+        });
+      } catch (error) {
+        // A stalled Redis may still run these SETs later and leave claims nobody releases: queue
+        // the release behind them on the same connection, which Redis runs in order.
+        if (sent) sendRelease(keys, owner).catch(() => {});
+        throw error;
+      }
+      return previous.map((value): ClaimState => {
+        if (value === null || value === undefined) return 'claimed';
+        const text = String(value);
+        return text === mine ? 'claimed' : text === ACCEPTED ? 'accepted' : 'pending';
+      });
+    },
+
+    async commit(keys, ttlMs) {
+      if (keys.length === 0) return;
+      const expiration = { type: 'PX', value: px(ttlMs) } as const;
+      await bounded('commit', () => Promise.all(keys.map((key) => client.set(prefix + key, ACCEPTED, { expiration }))));
+    },
+
+    release,
+
+    async ping() {
+      await bounded('ping', () => client.ping());
+    },
+  };
+}
+
+// PX takes a positive integer; a window about to end still gets 1 ms.
+function px(ttlMs: number): number {
+  return Math.max(1, Math.ceil(ttlMs));
+}
+
+function sha1(source: string): string {
+  return createHash('sha1').update(source).digest('hex');
+}
