@@ -16,7 +16,10 @@ export default [
   {
     input: {
       index: 'src/index.ts',
-      proxy: 'src/proxy/index.ts',
+      // `engage-sdk/proxy`: the Web-only build for workerd, Deno, Bun and bundlers, and the Node
+      // build (adapter, middleware, metrics) under the `node` condition and `./proxy/node`.
+      'proxy-web': 'src/proxy/index.ts',
+      proxy: 'src/proxy/node.ts',
       emulator: 'src/emulator/index.ts',
       'proxy-cli': 'src/proxy/cli.ts',
       'emulator-cli': 'src/emulator/cli.ts',
@@ -27,7 +30,7 @@ export default [
       chunkFileNames: 'chunks/[name]-[hash].js',
       banner: (chunk) => (chunk.isEntry && chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : ''),
     },
-    external: (id) => id.startsWith('node:') || id === 'idb-keyval',
+    external: (id) => id.startsWith('node:') || id === 'idb-keyval' || id === 'prom-client',
     plugins: [ts(true)],
   },
   {
