@@ -31,7 +31,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-it('runs createProxy unchanged on Bun: forwards, deduplicates, refuses a foreign origin and oversized bodies', async () => {
+it('runs createProxy unchanged on Bun: forwards with a retry, deduplicates, refuses a foreign origin and oversized bodies, times out a slow upstream', async () => {
   const result = await exercise(runtime!.url, upstream);
   report('Bun', runtime!.version, result);
   expect(runtime!.version).toMatch(/^\d+\.\d+\.\d+/);

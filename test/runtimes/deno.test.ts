@@ -34,7 +34,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-it('runs createProxy unchanged on Deno: forwards, deduplicates, refuses a foreign origin and oversized bodies', async () => {
+it('runs createProxy unchanged on Deno: forwards with a retry, deduplicates, refuses a foreign origin and oversized bodies, times out a slow upstream', async () => {
   const result = await exercise(runtime!.url, upstream);
   report('Deno', runtime!.version, result);
   expect(runtime!.version).toMatch(/^\d+\.\d+\.\d+/);

@@ -25,6 +25,9 @@ export function makeProxy(sdkUrl) {
     sdkUrl,
     basePath: '/engage',
     allowedOrigins: [${JSON.stringify(ALLOWED_ORIGIN)}],
+    upstreamTimeoutMs: 1000,
+    retries: 1,
+    retryBaseDelayMs: 50,
   });
 }
 `;
@@ -120,8 +123,9 @@ const post = (url: string, origin: string, body: BodyInit, extra: Record<string,
 
 /**
  * What every runtime must do with the same app: answer a preflight, forward experience events
- * (retrying an upstream 503; the emulator stores them once), answer a re-send from the UUID memory, and refuse a foreign
- * origin (403) and oversized bodies, declared and streamed (413), with nothing reaching the emulator.
+ * (retrying an upstream 503; the emulator stores them once), answer a re-send from the UUID
+ * memory, refuse a foreign origin (403) and oversized bodies, declared and streamed (413), with
+ * nothing reaching the emulator, and time out a slow upstream (504).
  */
 export async function exercise(url: string, upstream: Upstream): Promise<Exercise> {
   let served = 0;
@@ -184,10 +188,17 @@ export async function exercise(url: string, upstream: Upstream): Promise<Exercis
 
   expect(await upstreamRequests(), 'no refused request may reach the emulator').toBe(2);
   expect((await upstream.experienceEvents()).unique).toBe(3);
+
+  // An upstream slower than upstreamTimeoutMs on both attempts: the runtime's AbortController and
+  // timers must end each attempt, and the page gets 504.
+  await upstream.fault({ statuses: [503], latencyMs: 2500, count: 2 });
+  const slow = await post(url, ALLOWED_ORIGIN, JSON.stringify(experienceBody(1)));
+  served++;
+  expect(slow.status).toBe(504);
   return { served, refusals };
 }
 
 /** The line CI shows for each runtime. */
 export function report(runtime: string, version: string, result: Exercise): void {
-  console.log(`[runtime] ${runtime} ${version}: ${result.served} requests served, ${result.refusals.length} refusals checked (${result.refusals.join(', ')}), 3 events forwarded (after one upstream 503 and a retry) to the emulator on Node ${process.version}`);
+  console.log(`[runtime] ${runtime} ${version}: ${result.served} requests served, ${result.refusals.length} refusals checked (${result.refusals.join(', ')}), 3 events forwarded (after one upstream 503 and a retry), a slow upstream timed out (504), against the emulator on Node ${process.version}`);
 }

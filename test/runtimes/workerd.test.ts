@@ -64,7 +64,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-it('runs createProxy unchanged on workerd: forwards, deduplicates, refuses a foreign origin and oversized bodies', async () => {
+it('runs createProxy unchanged on workerd: forwards with a retry, deduplicates, refuses a foreign origin and oversized bodies, times out a slow upstream', async () => {
   expect(bundled.modules.some((id) => id.endsWith('/dist/proxy-web.js')), 'the worker bundles the Web-only build').toBe(true);
   expect(bundled.modules.filter((id) => /node_modules|^node:|serve-node|metrics|\/dist\/proxy\.js$/.test(id)), 'and nothing from Node or another package').toEqual([]);
   const result = await exercise(url, upstream);
