@@ -1,6 +1,7 @@
-// The README's recipes, with the real frameworks: the proxy mounted in Express (through the
-// (req, res) middleware) and in Hono (its Web handler), forwarding to the real emulator.
+// The README's recipes, with the real frameworks: the proxy mounted in Express and Fastify
+// (through the (req, res) middleware) and in Hono (its Web handler), forwarding to the real emulator.
 import express from 'express';
+import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/create-proxy';
@@ -48,6 +49,11 @@ async function check(url: string, up: Upstream): Promise<void> {
   expect((await send('https://evil.example')).status).toBe(403);
   const stored = await up.experienceEvents();
   expect(stored.events.map((e) => e.svc_event_uuid).sort()).toEqual(body.elements[0]!.actions.map((a) => a.svc_event_uuid).sort());
+  const preflight = await fetch(`${url}/engage/v1/experiences/events`, {
+    method: 'OPTIONS',
+    headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  });
+  expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, ORIGIN]);
   const user = await fetch(`${url}/engage/v1/customer`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -82,6 +88,27 @@ describe('Express', () => {
     const running = await listen(app);
     site = running;
     await check(running.url, upstream);
+  });
+});
+
+describe('Fastify', () => {
+  it('a scope without body parsers, reply.hijack(), createNodeMiddleware(proxy)(request.raw, reply.raw)', async () => {
+    upstream = await startUpstream();
+    const middleware = createNodeMiddleware(createProxy(options(upstream.url)));
+    const app = Fastify();
+    await app.register(async (scope) => {
+      // The proxy reads, bounds and validates bodies itself: leave the stream to it.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+      scope.all('/engage/*', (request, reply) => {
+        reply.hijack();
+        middleware(request.raw, reply.raw);
+      });
+    });
+    app.get('/hello', async () => 'app route');
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    site = { close: () => app.close() };
+    await check(url, upstream);
   });
 });
 
