@@ -16,7 +16,10 @@ export default [
   {
     input: {
       index: 'src/index.ts',
-      proxy: 'src/proxy/index.ts',
+      // `engage-sdk/proxy`: the Web-only build for workerd, Deno, Bun and bundlers, and the Node
+      // build (adapter, middleware, metrics) under the `node` condition and `./proxy/node`.
+      'proxy-web': 'src/proxy/index.ts',
+      proxy: 'src/proxy/node.ts',
       // Its own entry: the only module importing `redis` (optional peer), never in a browser bundle.
       'proxy-redis': 'src/proxy/redis.ts',
       emulator: 'src/emulator/index.ts',
@@ -29,7 +32,7 @@ export default [
       chunkFileNames: 'chunks/[name]-[hash].js',
       banner: (chunk) => (chunk.isEntry && chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : ''),
     },
-    external: (id) => id.startsWith('node:') || id === 'idb-keyval' || id === 'redis',
+    external: (id) => id.startsWith('node:') || ['idb-keyval', 'prom-client', 'redis'].includes(id),
     plugins: [ts(true)],
   },
   {

@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEmulator, serve } from '../dist/emulator.js';
-import { createProxy } from '../dist/proxy.js';
+import { createMemoryStore, createMetrics, createProxy, withProbes } from '../dist/proxy.js';
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -36,15 +36,21 @@ export async function startStack(options = {}) {
   const emulator = createEmulator(options.emulator ?? {});
   const emulatorServer = await serve(emulator.handler, { port: options.emulatorPort ?? 0 });
   let keys = { ...emulator.keys };
+  // As engage-proxy does: one store for the proxy and its readiness probe, metrics from its log.
+  const store = options.proxy?.store ?? createMemoryStore();
+  const metrics = createMetrics();
   const proxy = createProxy({
     workspaceId: emulator.workspaceId,
     keys: () => keys,
+    store,
+    logger: metrics.logger,
     baseUrl: emulatorServer.url,
     sdkUrl: emulatorServer.url,
     fileImportsUrl: emulatorServer.url,
     basePath: '/engage',
     ...options.proxy,
   });
+  const probes = withProbes(proxy, { options: { keys: () => keys, operations: options.proxy?.operations }, store, metrics });
   const root = options.root ?? repoRoot;
   const site = await serve(
     async (request, info) => {
@@ -52,6 +58,7 @@ export async function startStack(options = {}) {
       const intercepted = options.intercept && (await options.intercept(request));
       if (intercepted) return intercepted;
       if (url.pathname === '/engage' || url.pathname.startsWith('/engage/')) return proxy(request, info);
+      if (['/healthz', '/readyz', '/metrics'].includes(url.pathname)) return probes(request, info);
       const extra = options.routes && (await options.routes(request));
       if (extra) return extra;
       return serveStatic(root, url, options.headers?.(url));

@@ -34,9 +34,7 @@ export interface RunningServer {
  */
 export async function serve(handler: Handler, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const server = createServer((req, res) => {
-    void respond(handler, req, res);
-  });
+  const server = createServer(createNodeMiddleware(handler));
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -52,6 +50,25 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/** A Node `(req, res)` listener, as Express, Connect, Fastify (`reply.raw`) and `http.createServer` take. */
+export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
+/**
+ * Turns a Web-standard handler into a Node `(req, res)` middleware: the conversion `serve` uses,
+ * for mounting the proxy in an existing Express, Connect or Fastify server. Mount it at the
+ * proxy's `basePath` (it reads `req.originalUrl`, so Express's mount prefix is kept) and before any
+ * body parser; a body a parser already read is used as it was parsed.
+ *
+ * @example
+ * const app = express();
+ * app.use('/engage', createNodeMiddleware(createProxy({ ...options, basePath: '/engage' })));
+ */
+export function createNodeMiddleware(handler: Handler): NodeMiddleware {
+  return (req, res) => {
+    void respond(handler, req, res);
   };
 }
 
@@ -92,18 +109,31 @@ async function respond(handler: Handler, req: IncomingMessage, res: ServerRespon
   Readable.fromWeb(response.body as unknown as NodeReadableStream).on('error', () => res.destroy()).pipe(res);
 }
 
+/** The request body as a stream, or what a body parser mounted before us already read. */
+function bodyOf(req: IncomingMessage): ReadableStream | string | Uint8Array {
+  const parsed = (req as { body?: unknown }).body;
+  if (req.readableEnded && parsed !== undefined) {
+    if (typeof parsed === 'string' || parsed instanceof Uint8Array) return parsed;
+    // Re-serialized: the byte count may differ from the original, the JSON does not.
+    return JSON.stringify(parsed);
+  }
+  return Readable.toWeb(req) as unknown as ReadableStream;
+}
+
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   }
-  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  // Express strips its mount path from req.url and keeps the full one in originalUrl.
+  const path = (req as { originalUrl?: unknown }).originalUrl;
+  const url = new URL(typeof path === 'string' ? path : (req.url ?? '/'), `http://${req.headers.host ?? 'localhost'}`);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   return new Request(url, {
     method: req.method,
     headers,
     signal,
-    body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream) : undefined,
+    body: hasBody ? bodyOf(req) : undefined,
     // Required by undici for a streamed request body.
     ...(hasBody ? { duplex: 'half' } : {}),
   } as RequestInit);

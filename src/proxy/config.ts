@@ -17,6 +17,8 @@ const DEFAULT_MAX_BODY: Readonly<Record<Operation, number>> = {
   campaignUpdate: 256 * KIB,
   fileImportStatus: 16 * KIB,
 };
+/** An HTTP header name (RFC 9110 token). */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Header values we build from configuration must not be able to start a new header line.
 export const SAFE_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
@@ -101,10 +103,14 @@ export function configure(options: ProxyOptions): Config {
     if (!parsed || parsed === 'null') fail(`allowedOrigins: '${origin}' is not an origin like https://www.example.com`);
     allowedOrigins.add(parsed!);
   }
-  const allowHeaders = options.allowedHeaders ?? ['Content-Type'];
-  for (const name of allowHeaders) {
-    if (typeof name !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) fail(`allowedHeaders: '${String(name)}' is not a header name`);
+  const given = options.allowedHeaders ?? [];
+  if (!Array.isArray(given)) fail('allowedHeaders must be an array of header names');
+  for (const name of given) {
+    if (typeof name !== 'string' || !HEADER_NAME.test(name)) fail(`allowedHeaders: '${String(name)}' is not a header name`);
   }
+  // Content-Type is always allowed: every operation requires it (415 otherwise), so a list that
+  // forgot it would make every cross-origin JSON request fail its preflight.
+  const allowHeaders = given.some((name) => name.toLowerCase() === 'content-type') ? given : ['Content-Type', ...given];
   const maxBody = { ...DEFAULT_MAX_BODY };
   if (typeof options.maxBodyBytes === 'number') {
     for (const operation of OPERATION_NAMES) maxBody[operation] = options.maxBodyBytes;

@@ -1,4 +1,6 @@
 import { OPERATION_NAMES, OPERATIONS } from '../upstream/operations';
+import { HEADER_NAME } from './config';
+import { LOG_FORMATS, type LogFormat } from './log-line';
 import { UPSTREAM_ORIGIN } from './routes';
 import type { Operation, ProxyOptions } from './types';
 
@@ -9,6 +11,10 @@ export interface EnvConfig {
   options: ProxyOptions;
   port: number;
   host: string;
+  /** `ENGAGE_LOG_FORMAT`: one text line (default) or one JSON object per request. */
+  logFormat: LogFormat;
+  /** `ENGAGE_REDIS_URL`: the shared store of several instances; absent = this process's memory. */
+  redisUrl?: string;
 }
 
 /**
@@ -19,7 +25,11 @@ export interface EnvConfig {
  * ENGAGE_BASE_URL, ENGAGE_SDK_URL, ENGAGE_FILEIMPORTS_URL (each required when an enabled operation
  * needs it); ENGAGE_ALLOWED_ORIGINS, ENGAGE_OPERATIONS, ENGAGE_TRUSTED_PROXIES (comma-separated);
  * ENGAGE_BASE_PATH; ENGAGE_ADMIN_TOKEN (enables the administrative operations for requests with
- * `Authorization: Bearer <token>`); PORT (default 8787); HOST (default 127.0.0.1).
+ * `Authorization: Bearer <token>`, and allows that header cross-origin); ENGAGE_ALLOWED_HEADERS
+ * (comma-separated request headers a cross-origin page may send, added to `Content-Type` and,
+ * with an admin token, `Authorization`); ENGAGE_LOG_FORMAT (`text` or `json`); ENGAGE_REDIS_URL (`redis://[user:password@]host:port[/db]`
+ * or `rediss://`: the store shared by several instances); PORT (default
+ * 8787); HOST (default 127.0.0.1).
  *
  * @example
  * const result = configFromEnv(process.env);
@@ -51,10 +61,19 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
     if (!get(keyVar) && !missing.includes(keyVar)) missing.push(keyVar);
     if (!get(urlVar) && !missing.includes(urlVar)) missing.push(urlVar);
   }
+  const extraHeaders = list('ENGAGE_ALLOWED_HEADERS');
+  for (const name of extraHeaders) {
+    if (!HEADER_NAME.test(name)) errors.push(`ENGAGE_ALLOWED_HEADERS: '${name}' is not a header name (letters, digits and !#$%&'*+.^_\`|~-)`);
+  }
+  const logFormat = (get('ENGAGE_LOG_FORMAT') ?? 'text').toLowerCase() as LogFormat;
+  if (!LOG_FORMATS.includes(logFormat)) errors.push(`ENGAGE_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')} (got '${get('ENGAGE_LOG_FORMAT')}')`);
   const portText = get('PORT') ?? '8787';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) errors.push(`PORT must be a port number (got '${portText}')`);
   if (missing.length) errors.unshift(`missing environment variable${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+  const redisUrl = get('ENGAGE_REDIS_URL');
+  // Named, never shown: the URL may carry a password.
+  if (redisUrl && !/^rediss?:\/\//i.test(redisUrl)) errors.push('ENGAGE_REDIS_URL must start with redis:// or rediss://');
   if (errors.length) return { errors };
 
   const options: ProxyOptions = {
@@ -66,10 +85,18 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
     basePath: get('ENGAGE_BASE_PATH') ?? '',
     allowedOrigins: list('ENGAGE_ALLOWED_ORIGINS'),
     trustedProxies: list('ENGAGE_TRUSTED_PROXIES'),
+    // The admin client sends its token cross-origin, so its preflight asks for Authorization.
+    allowedHeaders: uniqueHeaders(['Content-Type', ...(adminToken ? ['Authorization'] : []), ...extraHeaders]),
     operations: known,
   };
   if (adminToken) options.authorize = (request) => sameSecret(request.headers.get('authorization') ?? '', `Bearer ${adminToken}`);
-  return { options, port, host: get('HOST') ?? '127.0.0.1' };
+  return { options, port, host: get('HOST') ?? '127.0.0.1', logFormat, redisUrl };
+}
+
+/** Header names are case-insensitive: keep the first spelling of each. */
+function uniqueHeaders(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.filter((name) => !seen.has(name.toLowerCase()) && seen.add(name.toLowerCase()));
 }
 
 /** Compares without an early exit, so timing does not reveal how much of a token was right. */

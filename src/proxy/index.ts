@@ -1,8 +1,12 @@
-// engage-sdk/proxy: the Web-standard proxy handler, its in-memory store, and the Node adapter.
+// engage-sdk/proxy on every runtime (workerd, Deno, Bun, browsers' bundlers, and Node's
+// `default`): the Web-standard handler and its in-memory store. Nothing here imports a Node
+// built-in or a package; the Node extras (serve, middleware, metrics) are in ./node.ts.
 export { createProxy } from './create-proxy';
 export { createMemoryStore } from './memory-store';
 export { DEFAULT_RATE_LIMITS } from './rate-limit';
+export { withProbes } from './probes';
 export type { MemoryStoreOptions } from './memory-store';
+export type { ProbeOptions } from './probes';
 export type {
   Operation,
   OperationRateLimits,
@@ -15,5 +19,3 @@ export type {
   ProxyStore,
   RateLimit,
 } from './types';
-export { serve } from '../serve-node';
-export type { Handler, ConnectionInfo, ServeOptions, RunningServer } from '../serve-node';

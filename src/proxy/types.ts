@@ -131,8 +131,10 @@ export interface ProxyOptions {
   allowCredentials?: boolean;
   /**
    * Request headers a cross-origin page may send (answered in preflights), e.g. a CSRF header
-   * your `resolveCustomer` reads. Never forwarded upstream.
+   * your `resolveCustomer` reads, or `Authorization` for a bearer token your `authorize` checks.
+   * Never forwarded upstream. `Content-Type` is always allowed (every operation needs it).
    * @default ['Content-Type']
+   * @example allowedHeaders: ['Authorization']
    */
   allowedHeaders?: string[];
   /**

@@ -6,8 +6,11 @@ export const USER_PLATFORMS = ['ANDROID', 'iOS', 'web'] as const;
 /** Attribute names the upstream blocks. */
 export const BLOCKED_ATTRIBUTE_NAMES = ['', 'id', '_id'] as const;
 /**
- * `svc_`-prefixed names the upstream itself documents as standard user attributes; every other
- * `svc_` name is refused (the prefix is reserved). Identity-resolution identifiers are allowed too.
+ * `svc_`-prefixed names the upstream itself documents as user attributes; every other `svc_`
+ * name is refused (the prefix is reserved). Identity-resolution identifiers are allowed too.
+ * `svc_mobile` is the identifier the upstream's own documentation names for identity resolution:
+ * it is a user attribute whether or not resolution is on, so a workspace that sends it from day one
+ * (before resolution is switched on) must not be refused.
  */
 export const SYSTEM_USER_ATTRIBUTES = [
   'svc_wa_subscription',
@@ -19,6 +22,7 @@ export const SYSTEM_USER_ATTRIBUTES = [
   'svc_sms_subscription',
   'svc_email_optin_status',
   'svc_gaid',
+  'svc_mobile',
 ] as const;
 /**
  * `customer_id` values the upstream refuses (compared case-insensitively), from the data

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../src/proxy/env-config';
 import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream } from './support';
 
@@ -54,7 +54,43 @@ describe('configFromEnv', () => {
   });
 });
 
-describe.runIf(existsSync(CLI))('engage-proxy (built)', () => {
+describe('configFromEnv: CORS headers and log format', () => {
+  const base = { ENGAGE_WORKSPACE_ID: 'W', ENGAGE_PERSONALIZE_KEY: 'p', ENGAGE_SDK_URL: 'http://127.0.0.1:1' };
+  const headers = (env: Record<string, string>) => {
+    const result = configFromEnv({ ...base, ...env });
+    if ('errors' in result) throw new Error(result.errors.join());
+    return result.options.allowedHeaders;
+  };
+
+  it('allows Content-Type, and Authorization as soon as an admin token is set', () => {
+    expect(headers({})).toEqual(['Content-Type']);
+    expect(headers({ ENGAGE_ADMIN_TOKEN: 't' })).toEqual(['Content-Type', 'Authorization']);
+  });
+
+  it('adds ENGAGE_ALLOWED_HEADERS, once each whatever the case', () => {
+    expect(headers({ ENGAGE_ADMIN_TOKEN: 't', ENGAGE_ALLOWED_HEADERS: 'X-CSRF-Token, authorization,content-type' })).toEqual(['Content-Type', 'Authorization', 'X-CSRF-Token']);
+  });
+
+  it('refuses a header name that is not a token and an unknown log format, naming the variable', () => {
+    const result = configFromEnv({ ...base, ENGAGE_ALLOWED_HEADERS: 'X-Ok,Bad Header', ENGAGE_LOG_FORMAT: 'xml' });
+    expect('errors' in result && result.errors).toEqual([
+      "ENGAGE_ALLOWED_HEADERS: 'Bad Header' is not a header name (letters, digits and !#$%&'*+.^_`|~-)",
+      "ENGAGE_LOG_FORMAT must be one of text, json (got 'xml')",
+    ]);
+  });
+
+  it('reads ENGAGE_LOG_FORMAT (text by default)', () => {
+    const text = configFromEnv(base);
+    const json = configFromEnv({ ...base, ENGAGE_LOG_FORMAT: 'JSON' });
+    expect('logFormat' in text && text.logFormat).toBe('text');
+    expect('logFormat' in json && json.logFormat).toBe('json');
+  });
+});
+
+describe('engage-proxy (built)', () => {
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error('dist/proxy-cli.js is missing: run `npm run build` first (npm test does).');
+  });
   let upstream: Upstream | undefined;
   let child: ReturnType<typeof spawn> | undefined;
   afterEach(async () => {
@@ -94,5 +130,55 @@ describe.runIf(existsSync(CLI))('engage-proxy (built)', () => {
     await expect.poll(output, { timeout: 10_000 }).toContain('200 POST /engage/v1/experiences/events');
     expect(await upstream.received()).toHaveLength(1);
     expect(output()).not.toContain(KEYS.personalize);
+  });
+
+  it('answers /healthz, /readyz and /metrics outside basePath, and logs JSON lines without keys or bodies', async () => {
+    upstream = await startUpstream();
+    const { output } = run({
+      ENGAGE_WORKSPACE_ID: WORKSPACE,
+      ENGAGE_PERSONALIZE_KEY: KEYS.personalize,
+      ENGAGE_SDK_URL: upstream.url,
+      ENGAGE_BASE_PATH: '/engage',
+      ENGAGE_LOG_FORMAT: 'json',
+      PORT: '0',
+    });
+    await expect.poll(output, { timeout: 10_000 }).toContain('listening on');
+    const url = /listening on (\S+)/.exec(output())![1]!;
+    const origin = new URL(url).origin;
+
+    const health = await fetch(`${origin}/healthz`);
+    expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
+    const ready = await fetch(`${origin}/readyz`);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { keys: 'ok', store: 'ok' } }]);
+    // Under basePath the probes are not there: they are the operator's, not the browser's.
+    expect((await fetch(`${url}/healthz`)).status).toBe(404);
+
+    const body = experienceBody(2);
+    const send = () => fetch(`${url}/v1/experiences/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await send()).status).toBe(200);
+    expect((await send()).headers.get('x-engage-deduplicated')).toBe('2');
+
+    const metrics = await fetch(`${origin}/metrics`);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await metrics.text();
+    expect(text).toContain('engage_proxy_requests_total{operation="experienceEvents",status="200"} 2');
+    expect(text).toContain('engage_proxy_events_forwarded_total{operation="experienceEvents"} 2');
+    expect(text).toContain('engage_proxy_events_deduplicated_total 2');
+    expect(text).toContain('engage_proxy_upstream_duration_seconds_count{operation="experienceEvents"} 1');
+    expect(text).toContain('engage_proxy_store_errors_total 0');
+    // Probes are not proxy traffic; the probe path under basePath was (no route).
+    expect(text).toContain('engage_proxy_requests_total{operation="none",status="404"} 1');
+    expect(text).not.toContain('operation="none",status="200"');
+
+    await expect.poll(() => output().split('\n').filter((l) => l.startsWith('{')).length, { timeout: 10_000 }).toBe(3);
+    const lines = output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ status: 404, path: '/engage/healthz' });
+    expect(lines[1]).toMatchObject({ level: 'info', method: 'POST', path: '/engage/v1/experiences/events', operation: 'experienceEvents', status: 200, upstreamStatus: 200, forwarded: 2 });
+    expect(lines[2]).toMatchObject({ status: 200, deduplicated: 2 });
+    expect(Object.keys(lines[1]).sort()).toEqual(
+      ['attempts', 'clientAddress', 'durationMs', 'forwarded', 'level', 'message', 'method', 'operation', 'path', 'status', 'time', 'upstreamMs', 'upstreamStatus'].sort(),
+    );
+    expect(output()).not.toContain(KEYS.personalize);
+    expect(output()).not.toContain(body.elements[0]!.actions[0]!.svc_event_uuid as string);
   });
 });

@@ -1,0 +1,101 @@
+// Prometheus metrics for the proxy on Node, built from its per-request log entries. prom-client
+// writes the exposition format (escaping, histogram buckets, HELP/TYPE lines), so we don't.
+import { Counter, Histogram, Registry } from 'prom-client';
+import type { ProxyLogEntry, ProxyLogger } from './types';
+
+export interface MetricsOptions {
+  /**
+   * Where the metrics are registered; give your app's registry to expose them with your own.
+   * @default a new Registry
+   */
+  registry?: Registry;
+  /**
+   * Prefix of every metric name.
+   * @default 'engage_proxy_'
+   */
+  prefix?: string;
+}
+
+export interface ProxyMetrics {
+  /** Pass as (or call from) the proxy's `logger`: one entry per request feeds every metric. */
+  logger: ProxyLogger;
+  registry: Registry;
+  /** `Content-Type` of `render()`'s text. */
+  contentType: string;
+  /** The Prometheus text exposition of `registry`. */
+  render(): Promise<string>;
+}
+
+// Upstream calls take milliseconds to a few retries of 10 s; the buckets cover both ends.
+const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * Counters and histograms of the proxy's traffic: requests by operation and status, events
+ * forwarded and deduplicated, upstream latency, retries, rate-limit refusals and store failures.
+ *
+ * @example
+ * const metrics = createMetrics();
+ * const proxy = createProxy({ ...options, logger: metrics.logger });
+ * // GET /metrics → new Response(await metrics.render(), { headers: { 'content-type': metrics.contentType } })
+ */
+export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
+  const registry = options.registry ?? new Registry();
+  const prefix = options.prefix ?? 'engage_proxy_';
+  const registers = [registry];
+  const requests = new Counter({
+    name: `${prefix}requests_total`,
+    help: 'Requests answered, by operation (none = no route) and HTTP status.',
+    labelNames: ['operation', 'status'] as const,
+    registers,
+  });
+  const forwarded = new Counter({
+    name: `${prefix}events_forwarded_total`,
+    help: 'Units the upstream accepted with a 2xx: events for experienceEvents and events, else requests.',
+    labelNames: ['operation'] as const,
+    registers,
+  });
+  const deduplicated = new Counter({
+    name: `${prefix}events_deduplicated_total`,
+    help: 'Experience events answered from the UUID memory instead of being forwarded again.',
+    registers,
+  });
+  const upstream = new Histogram({
+    name: `${prefix}upstream_duration_seconds`,
+    help: 'Time spent calling the upstream per request, every attempt and backoff included.',
+    labelNames: ['operation'] as const,
+    buckets: UPSTREAM_BUCKETS,
+    registers,
+  });
+  const retries = new Counter({
+    name: `${prefix}upstream_retries_total`,
+    help: 'Upstream attempts beyond the first (experience events after a network error, timeout or 5xx).',
+    labelNames: ['operation'] as const,
+    registers,
+  });
+  const limited = new Counter({
+    name: `${prefix}rate_limited_total`,
+    help: 'Requests refused with 429 by the proxy’s own budgets, by budget (client or workspace).',
+    labelNames: ['operation', 'budget'] as const,
+    registers,
+  });
+  const storeErrors = new Counter({
+    name: `${prefix}store_errors_total`,
+    help: 'Store operations that failed (the request was served without limits or UUID memory).',
+    registers,
+  });
+  // Created at 0 so a dashboard shows the series before the first failure.
+  deduplicated.inc(0);
+  storeErrors.inc(0);
+
+  const logger = (entry: ProxyLogEntry): void => {
+    const operation = entry.operation ?? 'none';
+    if (entry.status !== undefined) requests.inc({ operation, status: String(entry.status) });
+    if (entry.forwarded) forwarded.inc({ operation }, entry.forwarded);
+    if (entry.deduplicated) deduplicated.inc(entry.deduplicated);
+    if (entry.upstreamMs !== undefined) upstream.observe({ operation }, entry.upstreamMs / 1000);
+    if (entry.attempts !== undefined && entry.attempts > 1) retries.inc({ operation }, entry.attempts - 1);
+    if (entry.limited) limited.inc({ operation, budget: entry.limited });
+    if (entry.storeErrors) storeErrors.inc(entry.storeErrors);
+  };
+  return { logger, registry, contentType: registry.contentType, render: () => registry.metrics() };
+}

@@ -1,0 +1,22 @@
+// engage-sdk/proxy under the `node` condition, and engage-sdk/proxy/node everywhere: the
+// Web-standard surface of ./index.ts plus what needs Node — the http adapter, the (req, res)
+// middleware for Express/Connect/Fastify, and Prometheus metrics (prom-client).
+export { createProxy, createMemoryStore, DEFAULT_RATE_LIMITS, withProbes } from './index';
+export type {
+  MemoryStoreOptions,
+  Operation,
+  OperationRateLimits,
+  ProbeOptions,
+  ProxyConnectionInfo,
+  ProxyHandler,
+  ProxyKeys,
+  ProxyLogEntry,
+  ProxyLogger,
+  ProxyOptions,
+  ProxyStore,
+  RateLimit,
+} from './index';
+export { createMetrics } from './metrics';
+export type { MetricsOptions, ProxyMetrics } from './metrics';
+export { createNodeMiddleware, serve } from '../serve-node';
+export type { ConnectionInfo, Handler, NodeMiddleware, RunningServer, ServeOptions } from '../serve-node';

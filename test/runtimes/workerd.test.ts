@@ -1,0 +1,73 @@
+// createProxy from the built package, unchanged, on workerd (Cloudflare's runtime, run by
+// miniflare from npm) without the nodejs_compat flag: a Worker bundled the way wrangler bundles
+// one (export conditions workerd, worker, browser), forwarding to the emulator on Node.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nodeResolve from '@rollup/plugin-node-resolve';
+import { Miniflare } from 'miniflare';
+import { rollup } from 'rollup';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startUpstream, type Upstream } from '../proxy/support';
+import { appDir, exercise, report, ROOT, type AppDir } from './support';
+
+const WORKER = `import { makeProxy } from './app.mjs';
+
+let proxy;
+export default {
+  fetch(request, env) {
+    proxy ??= makeProxy(env.SDK_URL);
+    return proxy(request, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined });
+  },
+};
+`;
+
+let upstream: Upstream;
+let app: AppDir;
+let mf: Miniflare | undefined;
+let url: string;
+let bundled: { code: string; modules: string[] };
+
+async function bundle(dir: string): Promise<{ code: string; modules: string[] }> {
+  const build = await rollup({
+    input: join(dir, 'worker.mjs'),
+    plugins: [nodeResolve({ exportConditions: ['workerd', 'worker', 'browser'], preferBuiltins: false, rootDir: dir })],
+    onwarn: (warning) => {
+      throw new Error(`bundling the worker: ${warning.message}`);
+    },
+  });
+  const { output } = await build.generate({ format: 'es', inlineDynamicImports: true });
+  // Every module rollup loaded, including re-export-only ones that leave no code behind.
+  const modules = build.watchFiles;
+  await build.close();
+  return { code: output[0].code, modules };
+}
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  app = await appDir({ 'worker.mjs': WORKER });
+  bundled = await bundle(app.dir);
+  mf = new Miniflare({
+    modules: true,
+    script: bundled.code,
+    // No compatibility flags: no nodejs_compat, so a Node built-in in the bundle would fail to load.
+    compatibilityDate: '2025-09-01',
+    bindings: { SDK_URL: upstream.url },
+    host: '127.0.0.1',
+    port: 0,
+  });
+  url = (await mf.ready).origin;
+}, 60_000);
+
+afterAll(async () => {
+  await mf?.dispose();
+  await app?.close();
+  await upstream?.close();
+});
+
+it('runs createProxy unchanged on workerd: forwards with a retry, deduplicates, refuses a foreign origin and oversized bodies, times out a slow upstream', async () => {
+  expect(bundled.modules.some((id) => id.endsWith('/dist/proxy-web.js')), 'the worker bundles the Web-only build').toBe(true);
+  expect(bundled.modules.filter((id) => /node_modules|^node:|serve-node|metrics|\/dist\/proxy\.js$/.test(id)), 'and nothing from Node or another package').toEqual([]);
+  const result = await exercise(url, upstream);
+  const version = JSON.parse(readFileSync(join(ROOT, 'node_modules/workerd/package.json'), 'utf8')).version as string;
+  report('workerd', `${version} (miniflare, compatibility date 2025-09-01, no nodejs_compat)`, result);
+}, 60_000);
