@@ -57,7 +57,8 @@ test.afterAll(async () => {
 test('4 tabs × 250 over two instances and one Redis, 30% upstream faults: 1,000/1,000, none accepted twice', async ({ context }) => {
   await admin(stack, 'faults', { body: { ratio: 0.3, statuses: [500, 503, 429, 'reset'], retryAfterSeconds: 1, seed: 11 } });
   const pages = await Promise.all(Array.from({ length: 4 }, () => context.newPage()));
-  for (const [i, page] of pages.entries()) await openTracker(page, stack, { headers: { 'x-tab': String(i) } });
+  // Small requests, so there are many of them to spread and to fail.
+  for (const [i, page] of pages.entries()) await openTracker(page, stack, { maxRequestBytes: 8_000, headers: { 'x-tab': String(i) } });
   const ids = (
     await Promise.all(
       pages.map(async (page) => {
