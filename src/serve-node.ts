@@ -60,7 +60,8 @@ export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: 
  * Turns a Web-standard handler into a Node `(req, res)` middleware: the conversion `serve` uses,
  * for mounting the proxy in an existing Express, Connect or Fastify server. Mount it at the
  * proxy's `basePath` (it reads `req.originalUrl`, so Express's mount prefix is kept) and before any
- * body parser; a body a parser already read is used as it was parsed.
+ * body parser; a body an Express parser already read is used as it was parsed. In Fastify, call it
+ * with `(request.raw, reply.raw)` after `reply.hijack()`, in a scope without content-type parsers.
  *
  * @example
  * const app = express();

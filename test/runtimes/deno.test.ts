@@ -24,7 +24,8 @@ beforeAll(async () => {
   runtime = await startProcess(
     npmBinary('deno'),
     ['run', '--no-lock', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env=SDK_URL', `--allow-read=${app.dir}`, 'server.mjs'],
-    { cwd: app.dir, env: { SDK_URL: upstream.url, NO_COLOR: '1' } },
+    // Its cache in the app folder and no update check: nothing outside the test, no other host.
+    { cwd: app.dir, env: { SDK_URL: upstream.url, NO_COLOR: '1', DENO_DIR: `${app.dir}/.deno`, DENO_NO_UPDATE_CHECK: '1' } },
   );
 }, 60_000);
 
