@@ -1,8 +1,12 @@
 import type { ClaimState, ProxyStore } from './types';
 
-/** Store key of an experience event: scoped by workspace, UUIDs compared lowercase. */
+/**
+ * Store key of an experience event: scoped by workspace, UUIDs compared lowercase. The workspace
+ * is a Redis Cluster hash tag, so one request's keys share a slot and go in one script; the
+ * workspaces spread over the shards (one workspace's event rate is bounded by the upstream's).
+ */
 export function eventKey(workspaceId: string, uuid: string): string {
-  return `ev:${workspaceId}:${uuid}`;
+  return `ev:{${workspaceId}}:${uuid}`;
 }
 
 /**

@@ -1,19 +1,14 @@
 // The proxy's shared state in Redis, over a node-redis client the caller made and connected.
 // Value imports: none from `redis` (only its shape, below), so this file runs with any client
-// that has these four methods.
+// that has these three methods.
 import { createHash } from 'node:crypto';
 import type { ClaimState, ProxyStore } from './types';
 
 /**
- * The four methods of a node-redis v5/v6 client (`createClient()` from `redis`, connected) this
+ * The three methods of a node-redis v5/v6 client (`createClient()` from `redis`, connected) this
  * store calls. A `RedisClientType` fits as is; another client fits through a small adapter.
  */
 export interface RedisStoreClient {
-  set(
-    key: string,
-    value: string,
-    options: { expiration: { type: 'PX'; value: number }; condition?: 'NX'; GET?: true },
-  ): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   ping(): Promise<unknown>;
@@ -40,9 +35,23 @@ const INCREMENT = `local value = redis.call('INCRBY', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2], 'NX')
 return value`;
 
+// The calls on event keys take all of a request's keys in one script: one command instead of one
+// per event (in node-redis, ~0.3 ms against ~0.75 ms for 20 keys). The proxy's event keys carry
+// the workspace as a hash tag, so on a Redis Cluster a request's keys share one slot.
+
+// SET NX GET (Redis >= 7.0) per key: takes it if absent and returns what was there, atomically.
+const CLAIM = `local out = {}
+for i, key in ipairs(KEYS) do out[i] = redis.call('SET', key, ARGV[1], 'NX', 'GET', 'PX', ARGV[2]) end
+return out`;
+
+const COMMIT = `for _, key in ipairs(KEYS) do redis.call('SET', key, ARGV[1], 'PX', ARGV[2]) end
+return 0`;
+
 // Compare-and-delete: only the owner's own claim goes; an expired claim re-taken by another
 // request, or a commit, stays.
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+const RELEASE = `for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('DEL', key) end
+end
 return 0`;
 
 const ACCEPTED = 'a';
@@ -51,9 +60,10 @@ const CLAIM_PREFIX = 'c:';
 /**
  * A `ProxyStore` in Redis (>= 7.0), for several proxy instances (or edge isolates) serving one
  * workspace. One string per event key, `c:<owner>` while a request forwards it and `a` once the
- * upstream accepted it; one integer per rate-limit window. Every command touches one key, so the
- * keys may be spread over a Redis Cluster. node-redis writes all commands issued in the same tick
- * in one socket write, so the calls a proxy request makes together cost one round trip.
+ * upstream accepted it; one integer per rate-limit window. A call's event keys go in one script
+ * (the proxy tags them with the workspace, so on a Cluster they share a slot). node-redis writes
+ * all commands issued in the same tick in one socket write, so the calls a proxy request makes
+ * together cost one round trip.
  *
  * Make the client with `disableOfflineQueue: true` (commands fail at once while Redis is down,
  * instead of waiting and running late) and an `'error'` listener (without one an unreachable
@@ -75,14 +85,13 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new RangeError(`createRedisStore: timeoutMs must be a positive number of milliseconds (got ${timeoutMs})`);
   }
-  const incrementSha = sha1(INCREMENT);
-  const releaseSha = sha1(RELEASE);
+  const shas = new Map([INCREMENT, CLAIM, COMMIT, RELEASE].map((source) => [source, sha1(source)]));
 
   // EVALSHA sends 40 bytes instead of the script; after a Redis restart (empty script cache) the
   // first call falls back to EVAL, which caches it again.
-  function script(source: string, sha: string, key: string, args: string[]): Promise<unknown> {
-    const call = { keys: [key], arguments: args };
-    return client.evalSha(sha, call).catch((error: unknown) => {
+  function script(source: string, keys: readonly string[], args: string[]): Promise<unknown> {
+    const call = { keys: keys.map((key) => prefix + key), arguments: args };
+    return client.evalSha(shas.get(source)!, call).catch((error: unknown) => {
       if (String((error as Error)?.message).startsWith('NOSCRIPT')) return client.eval(source, call);
       throw error;
     });
@@ -121,8 +130,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
   }
 
   function sendRelease(keys: readonly string[], owner: string): Promise<unknown> {
-    const mine = CLAIM_PREFIX + owner;
-    return Promise.all(keys.map((key) => script(RELEASE, releaseSha, prefix + key, [mine])));
+    return script(RELEASE, keys, [CLAIM_PREFIX + owner]);
   }
 
   function release(keys: readonly string[], owner: string): Promise<void> {
@@ -135,21 +143,19 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
       if (!Number.isInteger(amount)) {
         return Promise.reject(new TypeError(`Redis store: increment amount must be an integer (got ${amount})`));
       }
-      return bounded('increment', () => script(INCREMENT, incrementSha, prefix + key, [String(amount), String(px(ttlMs))])).then(Number);
+      return bounded('increment', () => script(INCREMENT, [key], [String(amount), String(px(ttlMs))])).then(Number);
     },
 
     async claim(keys, owner, ttlMs) {
       if (keys.length === 0) return [];
       const mine = CLAIM_PREFIX + owner;
-      const expiration = { type: 'PX', value: px(ttlMs) } as const;
       let sent = false;
       let previous: unknown[];
       try {
-        previous = await bounded('claim', () => {
+        previous = (await bounded('claim', () => {
           sent = true;
-          // SET NX GET (Redis >= 7.0): takes the key if absent and returns what was there, atomically.
-          return Promise.all(keys.map((key) => client.set(prefix + key, mine, { expiration, condition: 'NX', GET: true })));
-        });
+          return script(CLAIM, keys, [mine, String(px(ttlMs))]);
+        })) as unknown[];
       } catch (error) {
         // A stalled Redis may still run these SETs later and leave claims nobody releases: queue
         // the release behind them on the same connection, which Redis runs in order.
@@ -165,8 +171,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
 
     async commit(keys, ttlMs) {
       if (keys.length === 0) return;
-      const expiration = { type: 'PX', value: px(ttlMs) } as const;
-      await bounded('commit', () => Promise.all(keys.map((key) => client.set(prefix + key, ACCEPTED, { expiration }))));
+      await bounded('commit', () => script(COMMIT, keys, [ACCEPTED, String(px(ttlMs))]));
     },
 
     release,

@@ -122,7 +122,9 @@ describe('Redis store: round trips', () => {
       const keys = Array.from({ length: 20 }, uuidKey);
       // Warm up: the first script call after connecting may meet NOSCRIPT and EVAL again.
       await store.increment('rl:warm', 1, LONG);
+      await store.claim(['warm'], 'A', LONG);
       await store.release(['warm'], 'A');
+      await store.commit(['warm'], LONG);
       counter.reset();
       const [, , states] = await Promise.all([
         store.increment('rl:client:1.2.3.4', 20, LONG),
