@@ -7,10 +7,12 @@
 //
 // data- options of the script element (all optional but data-endpoint, which turns on the default
 // tracker): data-customer-id, data-batch-size, data-flush-interval (ms), data-namespace, and
-// data-auto-observe="false" to leave `[data-engage-context]` elements alone.
+// data-auto-observe="false" to leave `[data-engage-context]` elements alone. Unlike the module
+// entry, where viewability is its own export, this build includes it: `Engage.observe(element,
+// context?)` and the automatic observation of `[data-engage-context]` elements.
 // Errors go to `onError`'s stand-in: an `engage:error` event on window (detail: the EngageError).
 import { createTracker } from './tracker/create-tracker';
-import { autoObserve, observe } from './tracker/observe';
+import { autoObserve, observe, type Recorder } from './tracker/observe';
 import type { EngageError } from './errors';
 import type { Tracker } from './tracker/types';
 
@@ -23,7 +25,7 @@ type EngageGlobal = Partial<Record<Method, (...args: never[]) => unknown>> & {
   tracker?: Tracker;
 };
 
-const METHODS: Method[] = ['shown', 'clicked', 'identify', 'flush', 'optOut', 'optIn'];
+const METHODS: Array<Exclude<Method, 'observe' | 'destroy'>> = ['shown', 'clicked', 'identify', 'flush', 'optOut', 'optIn'];
 
 if (typeof window !== 'undefined' && typeof document !== 'undefined') {
   const engage: EngageGlobal = ((window as unknown as { Engage?: EngageGlobal }).Engage ||= {});
@@ -42,11 +44,16 @@ if (typeof window !== 'undefined' && typeof document !== 'undefined') {
     }));
     for (const method of METHODS) engage[method] = (...args: never[]) => (tracker[method] as (...a: never[]) => unknown)(...args);
     // Engage itself is the recorder, so automatic events go through Engage.shown/clicked like manual ones.
-    const recorder = engage as Required<Pick<EngageGlobal, 'shown' | 'clicked'>>;
-    engage.observe = ((element: Element, context: never) => observe(element, context, recorder as never, { onError })) as never;
-    let stopAuto = () => {};
+    const recorder = engage as unknown as Recorder;
+    // Everything observation started, so destroy() ends it as it did when observe was the tracker's.
+    const stops: Array<() => void> = [];
+    engage.observe = ((element: Element, context?: never) => {
+      const stop = observe(recorder, element, context, { onError });
+      stops.push(stop);
+      return stop;
+    }) as never;
     engage.destroy = () => {
-      stopAuto();
+      stops.forEach((stop) => stop());
       tracker.destroy();
     };
     const queued = engage.q ?? [];
@@ -59,7 +66,7 @@ if (typeof window !== 'undefined' && typeof document !== 'undefined') {
       }
     }
     if (data.autoObserve !== 'false') {
-      const start = () => (stopAuto = autoObserve(document, recorder as never, { onError }));
+      const start = () => stops.push(autoObserve(recorder, document, { onError }));
       if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
       else start();
     }

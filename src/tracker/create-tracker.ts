@@ -3,7 +3,6 @@ import { type Batch, takeBatch } from './batch';
 import { createEventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
 import { withFlushLock } from './flush-lock';
-import { observe } from './observe';
 import { classify, parseRetryAfter, retryDelay } from './retry-policy';
 import type { ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
@@ -22,15 +21,13 @@ const noop = () => {};
  * button.onclick = () => tracker.clicked(experienceContext, { b_id: 'Add to cart' });
  */
 export function createTracker(options: TrackerOptions): Tracker {
-  const {
-    batchSize = 20,
-    flushInterval = 5_000,
-    maxQueueSize = 10_000,
-    maxEventAge = 7 * 24 * 3_600_000,
-    maxRequestBytes = 60_000,
-    namespace = 'default',
-    credentials = 'same-origin',
-  } = options;
+  // `??`, not destructuring defaults: null means "not given" too.
+  const batchSize = options.batchSize ?? 20;
+  const flushInterval = options.flushInterval ?? 5_000;
+  const maxQueueSize = options.maxQueueSize ?? 10_000;
+  const maxEventAge = options.maxEventAge ?? 7 * 24 * 3_600_000;
+  const maxRequestBytes = options.maxRequestBytes ?? 60_000;
+  const namespace = options.namespace ?? 'default';
   const url = `${String(options.endpoint).replace(/\/+$/, '')}/v1/experiences/events`;
   const lockName = `engage-sdk:${namespace}`;
   const owner = `${Date.now()}${Math.random()}`;
@@ -38,7 +35,6 @@ export function createTracker(options: TrackerOptions): Tracker {
   const warned = new Set<string>();
   const inFlight = new Set<string>();
   const listening = new AbortController();
-  const stops = new Set<() => void>();
 
   let customerId: string | undefined;
   let destroyed = false;
@@ -100,7 +96,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     }, at - Date.now());
   }
 
-  function record(action: string, context: ExperienceContext, attributes?: ExtraAttributes): string | undefined {
+  function record(action: string, context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined {
     if (destroyed || optedOut) return undefined;
     let event: StoredEvent;
     try {
@@ -185,7 +181,7 @@ export function createTracker(options: TrackerOptions): Tracker {
         headers: { 'content-type': 'application/json', ...options.headers },
         body,
         keepalive,
-        credentials,
+        credentials: options.credentials ?? 'same-origin',
       });
       // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
       // response is consumed, and unread 2xx bodies starve every later keepalive request.
@@ -262,6 +258,8 @@ export function createTracker(options: TrackerOptions): Tracker {
     shown: (context, attributes) => record(SHOWN, context, attributes),
     clicked: (context, attributes) => record(CLICKED, context, attributes),
     identify(id) {
+      // null/undefined: not given, the customer stays as it is.
+      if (id == null) return;
       if (typeof id !== 'string' || !id) return void refuse(new ValidationError('customerId', 'must be a non-empty string'));
       customerId = id;
       schedule(0);
@@ -270,15 +268,6 @@ export function createTracker(options: TrackerOptions): Tracker {
       if (destroyed || optedOut) return Promise.resolve();
       blockedUntil = 0;
       return run(true);
-    },
-    observe(element, context) {
-      if (destroyed) return noop;
-      const stop = observe(element, context, tracker, { onError: report });
-      stops.add(stop);
-      return () => {
-        stops.delete(stop);
-        stop();
-      };
     },
     optOut() {
       consent(true);
@@ -289,12 +278,10 @@ export function createTracker(options: TrackerOptions): Tracker {
       destroyed = true;
       clearTimeout(timer);
       listening.abort();
-      stops.forEach((stop) => stop());
-      stops.clear();
     },
   };
 
-  if (options.customerId !== undefined) tracker.identify(options.customerId);
+  tracker.identify(options.customerId);
   // Deliver what earlier pages left behind.
   schedule(Math.min(flushInterval, 1_000));
   return tracker;

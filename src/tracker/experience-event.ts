@@ -37,7 +37,7 @@ const notObject = (value: unknown) => typeof value !== 'object' || value === nul
 export function buildEvent(
   action: string,
   context: ExperienceContext,
-  extra: ExtraAttributes | undefined,
+  extra: ExtraAttributes | null | undefined,
   customerId: string | undefined,
   now: number,
 ): StoredEvent {
@@ -46,7 +46,8 @@ export function buildEvent(
   for (const field of CONTEXT_FIELDS) attributes[field] = text(`context.${field}`, context[field], true);
   if (context.type !== undefined) attributes.type = text('context.type', context.type, false);
 
-  if (extra !== undefined) {
+  // null as much as undefined: JavaScript callers pass either for "none".
+  if (extra != null) {
     if (notObject(extra) || Array.isArray(extra)) throw new ValidationError('attributes', 'must be an object');
     const names = Object.keys(extra);
     if (names.length > MAX_ATTRIBUTES) throw new ValidationError('attributes', `must have at most ${MAX_ATTRIBUTES} entries`);

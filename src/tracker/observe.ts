@@ -1,12 +1,14 @@
-// Automatic impressions and clicks. Written against a two-method recorder rather than the tracker,
-// so it can be tested (and reused) without the queue. Touches no global until called: SSR-safe.
+// Automatic impressions and clicks: its own export that takes the tracker, so that a bundle
+// importing only `createTracker` carries none of it (IntersectionObserver, timers,
+// MutationObserver). Written against a two-method recorder rather than the tracker, so it can be
+// tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
 import type { ExperienceContext, ExtraAttributes } from './types';
 
 /** What `observe` records into: the tracker satisfies it. */
 export interface Recorder {
-  shown(context: ExperienceContext, attributes?: ExtraAttributes): string | undefined;
-  clicked(context: ExperienceContext, attributes?: ExtraAttributes): string | undefined;
+  shown(context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined;
+  clicked(context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined;
 }
 
 export interface ObserveOptions {
@@ -23,8 +25,13 @@ export interface ObserveOptions {
    * @default a set shared by every call with the same recorder
    */
   seen?: Set<string>;
-  /** Receives bad input (an unreadable `data-engage-context`, a missing element); nothing is thrown. */
-  onError?: (error: EngageError) => void;
+  /** Attribute holding the experience context as JSON, read when no context is given. @default 'data-engage-context' */
+  contextAttribute?: string;
+  /**
+   * Receives bad input (an unreadable `data-engage-context`, a missing element); nothing is thrown.
+   * @default a console warning
+   */
+  onError?: ((error: EngageError) => void) | null;
 }
 
 // Per recorder, so two trackers on one page keep separate page views. Created lazily below.
@@ -44,10 +51,23 @@ const noop = () => {};
 
 function reportTo(options: ObserveOptions, error: EngageError): void {
   try {
-    options.onError?.(error);
+    // Without an onError the warning is the only trace: the tracker's own onError cannot be reached from here.
+    if (options.onError) options.onError(error);
+    else console.warn(`engage-sdk: ${error.message}`);
   } catch {
     // A throwing onError must not break the page.
   }
+}
+
+/** The context carried by `element`'s attribute as a JSON object, or undefined. */
+function readContext(element: Element, attribute: string): ExperienceContext | undefined {
+  let context: unknown;
+  try {
+    context = JSON.parse(element.getAttribute(attribute)!);
+  } catch {
+    // Unreadable: undefined.
+  }
+  return context && typeof context === 'object' && !Array.isArray(context) ? (context as ExperienceContext) : undefined;
 }
 
 /**
@@ -57,27 +77,44 @@ function reportTo(options: ObserveOptions, error: EngageError): void {
  * element. A click without such an attribute is recorded without `b_id`: control text is never
  * used (it changes with translations and may carry personal data). Never throws.
  *
+ * Not part of `createTracker`, so an app that records impressions itself does not download it.
+ *
+ * @param tracker the tracker to record into (any `{ shown, clicked }` recorder)
  * @param element the placement's root element
- * @param context the experience context the page received with the content
- * @param recorder usually the tracker
+ * @param context the experience context the page received with the content; `null` or
+ *   `undefined` reads it from the element's `data-engage-context` attribute (JSON)
  * @returns a function that stops observing (idempotent)
  * @example
- * const stop = observe(document.querySelector('#hero')!, heroContext, tracker);
+ * import { createTracker, observe } from 'engage-sdk';
+ * const tracker = createTracker({ endpoint: '/engage' });
+ * const stop = observe(tracker, document.querySelector('#hero')!, heroContext);
  * // later, when the placement is removed:
  * stop();
  */
-export function observe(element: Element, context: ExperienceContext, recorder: Recorder, options: ObserveOptions = {}): () => void {
-  const report = (error: EngageError) => reportTo(options, error);
+export function observe(
+  tracker: Recorder,
+  element: Element,
+  context?: ExperienceContext | null,
+  options?: ObserveOptions | null,
+): () => void {
+  const opts: ObserveOptions = options ?? {};
+  const report = (error: EngageError) => reportTo(opts, error);
   if (!element || typeof element.addEventListener !== 'function') {
     report(new ValidationError('element', 'must be a DOM Element'));
     return noop;
   }
-  const threshold = options.threshold ?? 0.5;
-  const minVisibleMs = options.minVisibleMs ?? 1000;
-  const bIdAttribute = options.bIdAttribute ?? 'data-engage-b-id';
+  const attribute = opts.contextAttribute ?? 'data-engage-context';
+  context ??= readContext(element, attribute);
+  if (!context) {
+    report(new ValidationError('context', `must be given, or be JSON in ${attribute}`));
+    return noop;
+  }
+  const threshold = opts.threshold ?? 0.5;
+  const minVisibleMs = opts.minVisibleMs ?? 1000;
+  const bIdAttribute = opts.bIdAttribute ?? 'data-engage-b-id';
   pageViews ??= new WeakMap();
-  let seen = options.seen ?? pageViews.get(recorder);
-  if (!seen) pageViews.set(recorder, (seen = new Set()));
+  let seen = opts.seen ?? pageViews.get(tracker);
+  if (!seen) pageViews.set(tracker, (seen = new Set()));
   const key = impressionKey(context);
   const doc = element.ownerDocument;
   const win = doc.defaultView;
@@ -95,7 +132,7 @@ export function observe(element: Element, context: ExperienceContext, recorder: 
       node = node === element ? null : node.parentElement;
     }
     try {
-      recorder.clicked(context, bId ? { b_id: bId } : undefined);
+      tracker.clicked(context, bId ? { b_id: bId } : undefined);
     } catch {
       // The tracker never throws; a custom recorder might, and the page's click must go on.
     }
@@ -111,7 +148,7 @@ export function observe(element: Element, context: ExperienceContext, recorder: 
         seen.add(key);
         stopViewing();
         try {
-          recorder.shown(context);
+          tracker.shown(context!);
         } catch {
           // As for clicks.
         }
@@ -161,29 +198,25 @@ export function observe(element: Element, context: ExperienceContext, recorder: 
   };
 }
 
-/** Options of `autoObserve`: those of `observe`, plus the attribute that carries the context. */
-export interface AutoObserveOptions extends ObserveOptions {
-  /** Attribute holding the experience context as JSON. @default 'data-engage-context' */
-  contextAttribute?: string;
-}
-
 /**
  * Observes every element carrying `data-engage-context` (the experience context as JSON) under
  * `root`, including elements added or changed later. A re-rendered placement (same context, new
  * node) is not counted twice in one page view. Unreadable JSON is reported through `onError` and
  * that element is skipped.
  *
+ * @param tracker the tracker to record into (any `{ shown, clicked }` recorder)
  * @param root where to look @default document
  * @returns a function that stops everything it started
  * @example
  * // <div data-engage-context='{"cid":"c1","experience":"Hero",...}'>...<a data-engage-b-id="shop">Shop</a></div>
- * const stop = autoObserve(document, tracker);
+ * const stop = autoObserve(tracker);
  */
-export function autoObserve(root: ParentNode | undefined, recorder: Recorder, options: AutoObserveOptions = {}): () => void {
+export function autoObserve(tracker: Recorder, root?: ParentNode | null, options?: ObserveOptions | null): () => void {
+  const opts: ObserveOptions = options ?? {};
   root ??= typeof document === 'undefined' ? undefined : document;
   const MO = root && ((root as Node).ownerDocument ?? (root as Document)).defaultView?.MutationObserver;
   if (!root || !MO) return noop;
-  const attribute = options.contextAttribute ?? 'data-engage-context';
+  const attribute = opts.contextAttribute ?? 'data-engage-context';
   const watched = new Map<Element, { raw: string; stop: () => void }>();
 
   const start = (element: Element) => {
@@ -193,17 +226,9 @@ export function autoObserve(root: ParentNode | undefined, recorder: Recorder, op
     current?.stop();
     watched.delete(element);
     if (raw === null) return;
-    let context: unknown;
-    try {
-      context = JSON.parse(raw);
-    } catch {
-      context = undefined;
-    }
-    if (!context || typeof context !== 'object' || Array.isArray(context)) {
-      reportTo(options, new ValidationError(attribute, 'must be the experience context as a JSON object'));
-      return;
-    }
-    watched.set(element, { raw, stop: observe(element, context as ExperienceContext, recorder, options) });
+    const context = readContext(element, attribute);
+    if (!context) return reportTo(opts, new ValidationError(attribute, 'must be the experience context as a JSON object'));
+    watched.set(element, { raw, stop: observe(tracker, element, context, opts) });
   };
   const scan = (node: Node) => {
     if (node.nodeType !== 1) return;
