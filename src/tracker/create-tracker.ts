@@ -30,7 +30,6 @@ export function createTracker(options: TrackerOptions): Tracker {
   const namespace = options.namespace ?? 'default';
   const url = `${String(options.endpoint).replace(/\/+$/, '')}/v1/experiences/events`;
   const lockName = `engage-sdk:${namespace}`;
-  const owner = `${Date.now()}${Math.random()}`;
   const consentKey = `engage-sdk:v1:${namespace}:opt-out`;
   const warned = new Set<string>();
   const inFlight = new Set<string>();
@@ -124,18 +123,16 @@ export function createTracker(options: TrackerOptions): Tracker {
       recordedSinceRun = 0;
       let waiting: number | undefined;
       try {
-        waiting = await withFlushLock(lockName, owner, explicit, queue, deliverAll);
+        waiting = await withFlushLock(lockName, explicit, deliverAll);
       } catch (error) {
         schedule(0);
         throw error;
       }
       // Events recorded while this run was sending are not in its snapshot.
       if (recordedSinceRun) schedule(recordedSinceRun >= batchSize ? 0 : flushInterval);
-      if (waiting === undefined) {
-        // Another tab is delivering; look again later in case it dies.
-        schedule(flushInterval);
-        if (explicit) throw new NetworkError('Another tab holds the delivery lease');
-      } else if (waiting && explicit) {
+      // Another tab is delivering (only a run that does not wait gives way); look again later in case it dies.
+      if (waiting === undefined) schedule(flushInterval);
+      else if (waiting && explicit) {
         throw new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
       }
     })().finally(() => {

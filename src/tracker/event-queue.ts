@@ -1,4 +1,3 @@
-import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
 import { StorageError } from '../errors';
 import type { StoredEvent } from './types';
 
@@ -13,6 +12,10 @@ import type { StoredEvent } from './types';
  * Every storage call is guarded: IndexedDB missing, hanging on open (Safari), or failing at runtime
  * (quota, a connection the browser closed) degrades to memory and is reported once; what was
  * recorded is never lost with the page still open.
+ *
+ * Plain IndexedDB rather than idb-keyval: its `createStore` was the only part used, and the open
+ * with a timeout and a retry on a closed connection (below) had to wrap it anyway; the dozen lines
+ * here cost fewer bytes than the wrapper and the library together.
  */
 export interface EventQueue {
   /** Queues an event now (in memory) and writes it durably: one transaction per task, however many events. */
@@ -25,13 +28,20 @@ export interface EventQueue {
   unsaved(): StoredEvent[];
   /** Removes every event of the namespace. */
   clear(): Promise<void>;
-  /** Claims (or with `ttlMs` 0, releases) the cross-tab flush lease; false while another live tab holds it. */
-  lease(owner: string, ttlMs: number): Promise<boolean>;
 }
 
 const SEGMENT_SIZE = 250;
 
 type Key = [string, number, string];
+type UseStore = <T>(mode: IDBTransactionMode, body: (store: IDBObjectStore) => Promise<T>) => Promise<T>;
+
+/** A request's (or, through oncomplete/onabort, a transaction's) outcome as a promise. */
+const promisify = <T>(request: IDBRequest<T> | IDBTransaction): Promise<T> =>
+  new Promise((resolve, reject) => {
+    const r = request as IDBRequest<T> & IDBTransaction;
+    r.oncomplete = r.onsuccess = () => resolve(r.result);
+    r.onabort = r.onerror = () => reject(r.error);
+  });
 
 export function createEventQueue(namespace: string, timeoutMs: number, report: (error: StorageError) => void): EventQueue {
   // Events this tab recorded that IndexedDB does not hold yet (pending or failed writes). A Set of
@@ -52,15 +62,21 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
    * pending forever (WebKit 226547), and a hang must degrade to memory, not stall delivery.
    */
   function openStore(): UseStore {
-    const raw = createStore('engage-sdk-v1', 'queue');
+    // Throws where IndexedDB is missing (SSR, some privacy modes): `tx` reports it.
+    const request = indexedDB.open('engage-sdk-v1');
+    request.onupgradeneeded = () => request.result.createObjectStore('queue');
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const ready = Promise.race([
-      raw('readonly', () => (opened = true)),
-      new Promise((_, reject) => {
+    const db = Promise.race([
+      promisify(request),
+      new Promise<never>((_, reject) => {
         timer = setTimeout(reject, timeoutMs, new Error(`open timed out after ${timeoutMs} ms`));
       }),
     ]).finally(() => clearTimeout(timer));
-    return (mode, body) => ready.then(() => raw(mode, body));
+    return (mode, body) =>
+      db.then((connection) => {
+        opened = true;
+        return body(connection.transaction('queue', mode).objectStore('queue'));
+      });
   }
 
   /**
@@ -71,7 +87,6 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
   async function tx<T>(mode: IDBTransactionMode, body: (s: IDBObjectStore) => Promise<T>): Promise<T | undefined> {
     for (let attempt = 0; !failed; attempt++) {
       try {
-        if (typeof indexedDB === 'undefined') throw new Error('IndexedDB is unavailable');
         return await (store ??= openStore())(mode, body);
       } catch (cause) {
         store = undefined;
@@ -86,7 +101,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
     return undefined;
   }
 
-  const done = (s: IDBObjectStore) => promisifyRequest(s.transaction).then(() => true);
+  const done = (s: IDBObjectStore) => promisify(s.transaction).then(() => true);
 
   function write(): void {
     // Events delivered from memory before their write ran are not written at all.
@@ -102,7 +117,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
       // One put per request callback, not all at once: each put clones its segment on the main
       // thread, so 10,000 events cloned in the recording task would add ~20 ms to it.
       const stored = await tx('readwrite', async (s) => {
-        for (const [key, value] of segments) await promisifyRequest(s.put(value, key));
+        for (const [key, value] of segments) await promisify(s.put(value, key));
         return done(s);
       });
       if (!stored) return;
@@ -129,7 +144,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
     if (!touched.size) return;
     await tx('readwrite', async (s) => {
       for (const key of touched.values()) {
-        const left = ((await promisifyRequest(s.get(key))) as StoredEvent[] | undefined)?.filter((e) => !gone.has(e.uuid));
+        const left = ((await promisify(s.get(key))) as StoredEvent[] | undefined)?.filter((e) => !gone.has(e.uuid));
         if (left?.length) s.put(left, key);
         else s.delete(key);
       }
@@ -147,7 +162,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
     async read() {
       await writing;
       const stored = await tx('readonly', (s) =>
-        Promise.all([promisifyRequest(s.getAllKeys(range())), promisifyRequest(s.getAll(range()))]),
+        Promise.all([promisify(s.getAllKeys(range())), promisify(s.getAll(range()))]),
       );
       const all = new Map<string, StoredEvent>();
       segmentOf.clear();
@@ -170,20 +185,6 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
       pending = [];
       await writing;
       await tx('readwrite', (s) => (s.delete(range()), done(s)));
-    },
-
-    async lease(owner, ttlMs) {
-      const key = `lease ${namespace}`;
-      const now = Date.now();
-      // Storage failing mid-way leaves this tab on its own, with nothing shared left to guard.
-      return (
-        (await tx('readwrite', async (s) => {
-          const held = (await promisifyRequest(s.get(key))) as { owner: string; until: number } | undefined;
-          if (held && held.owner !== owner && held.until > now) return false;
-          s.put({ owner, until: now + ttlMs }, key);
-          return true;
-        })) ?? true
-      );
     },
   };
 }
