@@ -117,29 +117,29 @@ export function createTracker(options: TrackerOptions): Tracker {
    */
   function run(explicit: boolean): Promise<void> {
     if (running && !explicit) return running;
-    const previous = running;
-    const current = (async () => {
-      await previous?.catch(noop);
-      recordedSinceRun = 0;
-      let waiting: number | undefined;
-      try {
-        waiting = await withFlushLock(lockName, explicit, deliverAll);
-      } catch (error) {
-        schedule(0);
-        throw error;
-      }
-      // Events recorded while this run was sending are not in its snapshot.
-      if (recordedSinceRun) schedule(recordedSinceRun >= batchSize ? 0 : flushInterval);
-      // Another tab is delivering (only a run that does not wait gives way); look again later in case it dies.
-      if (waiting === undefined) schedule(flushInterval);
-      else if (waiting && explicit) {
-        throw new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
-      }
-    })().finally(() => {
-      if (running === current) running = undefined;
-    });
-    running = current;
-    return current;
+    const current: Promise<void> = (running ?? Promise.resolve())
+      .catch(noop)
+      .then(() => {
+        recordedSinceRun = 0;
+        return withFlushLock(lockName, explicit, deliverAll);
+      })
+      .then(
+        (waiting) => {
+          // Events recorded while this run was sending are not in its snapshot.
+          if (recordedSinceRun) schedule(recordedSinceRun >= batchSize ? 0 : flushInterval);
+          // Another tab is delivering (only a run that does not wait gives way); look again later in case it dies.
+          if (waiting === undefined) schedule(flushInterval);
+          else if (waiting && explicit) throw new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
+        },
+        (error) => {
+          schedule(0);
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (running === current) running = undefined;
+      });
+    return (running = current);
   }
 
   /** Resolves with the number of events still waiting for a customer. */
@@ -147,8 +147,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     // Drop (and report) what is too old, then the oldest beyond `maxQueueSize`; oldest first.
     const events = await queue.read();
     const oldest = Date.now() - maxEventAge;
-    let expired = events.findIndex((event) => event.recordedAt >= oldest);
-    if (expired < 0) expired = events.length;
+    const expired = events.filter((event) => event.recordedAt < oldest).length;
     const dropped = Math.max(expired, events.length - maxQueueSize);
     if (dropped) {
       await queue.remove(events.slice(0, dropped));
@@ -181,15 +180,10 @@ export function createTracker(options: TrackerOptions): Tracker {
         credentials: options.credentials ?? 'same-origin',
       });
       // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
-      // response is consumed, and unread 2xx bodies starve every later keepalive request.
-      const text = await response.text().catch(() => '');
+      // response is consumed, and unread 2xx bodies starve every later keepalive request. An error
+      // body that is not JSON (a gateway's HTML page) is read and left out of the HttpError.
+      const parsed: unknown = await response.json().catch(noop);
       if (!response.ok) {
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // Not JSON: keep the text.
-        }
         retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
         error = new HttpError(response.status, { body: parsed, retryAfterMs });
       }
@@ -240,7 +234,8 @@ export function createTracker(options: TrackerOptions): Tracker {
   const listen = (target: EventTarget, type: string, handler: () => void) =>
     target.addEventListener(type, handler, { signal: listening.signal });
 
-  if (typeof window !== 'undefined' && typeof document !== 'undefined') {
+  // A document means a window too (not in SSR, nor in a worker).
+  if (typeof document === 'object') {
     const shown = () => (hidden = false);
     listen(document, 'visibilitychange', () => (document.visibilityState === 'hidden' ? onHide() : shown()));
     listen(window, 'pagehide', onHide);

@@ -10,6 +10,6 @@
  * cost ~150 bytes gzip of every bundle for those browsers alone.
  */
 export function withFlushLock<T>(name: string, wait: boolean, fn: () => Promise<T>): Promise<T | undefined> {
-  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  const locks = globalThis.navigator?.locks;
   return locks ? locks.request(name, { ifAvailable: !wait }, (lock) => (lock ? fn() : undefined)) : fn();
 }
