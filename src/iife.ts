@@ -25,15 +25,13 @@ type EngageGlobal = Partial<Record<Method, (...args: never[]) => unknown>> & {
   tracker?: Tracker;
 };
 
-const METHODS: Array<Exclude<Method, 'observe' | 'destroy'>> = ['shown', 'clicked', 'identify', 'flush', 'optOut', 'optIn'];
-
-if (typeof window !== 'undefined' && typeof document !== 'undefined') {
+if (typeof document === 'object') {
   const engage: EngageGlobal = ((window as unknown as { Engage?: EngageGlobal }).Engage ||= {});
   engage.createTracker = createTracker;
   const data = ((document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-endpoint]'))?.dataset;
   if (data?.endpoint && !engage.tracker) {
     const onError = (error: EngageError) => dispatchEvent(new CustomEvent('engage:error', { detail: error }));
-    const number = (value?: string) => (value ? Number(value) : undefined);
+    const number = (value?: string) => (value ? +value : undefined);
     const tracker = (engage.tracker = createTracker({
       endpoint: data.endpoint,
       customerId: data.customerId,
@@ -42,16 +40,15 @@ if (typeof window !== 'undefined' && typeof document !== 'undefined') {
       namespace: data.namespace,
       onError,
     }));
-    for (const method of METHODS) engage[method] = (...args: never[]) => (tracker[method] as (...a: never[]) => unknown)(...args);
-    // Engage itself is the recorder, so automatic events go through Engage.shown/clicked like manual ones.
-    const recorder = engage as unknown as Recorder;
     // Everything observation started, so destroy() ends it as it did when observe was the tracker's.
     const stops: Array<() => void> = [];
-    engage.observe = ((element: Element, context?: never) => {
-      const stop = observe(recorder, element, context, { onError });
-      stops.push(stop);
-      return stop;
-    }) as never;
+    const methods = tracker as unknown as Record<Method, (...args: never[]) => unknown>;
+    for (const method of ['shown', 'clicked', 'identify', 'flush', 'optOut', 'optIn'] as const) {
+      engage[method] = (...args) => methods[method](...args);
+    }
+    // Engage itself is the recorder, so automatic events go through Engage.shown/clicked like manual ones.
+    const recorder = engage as unknown as Recorder;
+    engage.observe = (element: Element, context?: never) => stops[stops.push(observe(recorder, element, context, { onError })) - 1];
     engage.destroy = () => {
       stops.forEach((stop) => stop());
       tracker.destroy();
@@ -60,7 +57,7 @@ if (typeof window !== 'undefined' && typeof document !== 'undefined') {
     engage.q = [];
     for (const [method, args] of queued) {
       try {
-        (engage[method] as (...a: unknown[]) => unknown)?.(...Array.from(args));
+        (engage[method] as (...a: unknown[]) => unknown)(...Array.from(args));
       } catch {
         // Never throw into the page, even for a misspelt queued call.
       }

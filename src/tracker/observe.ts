@@ -49,24 +49,25 @@ export const impressionKey = (context: ExperienceContext): string =>
 
 const noop = () => {};
 
-function reportTo(options: ObserveOptions, error: EngageError): void {
+/** Calls into the recorder: the tracker never throws, a custom recorder might, and the page must go on. */
+const call = (fn: () => unknown) => {
   try {
-    // Without an onError the warning is the only trace: the tracker's own onError cannot be reached from here.
-    if (options.onError) options.onError(error);
-    else console.warn(`engage-sdk: ${error.message}`);
+    fn();
   } catch {
-    // A throwing onError must not break the page.
+    // Swallowed on purpose.
   }
+};
+
+function reportTo(options: ObserveOptions, field: string, rule: string): void {
+  const error = new ValidationError(field, rule);
+  // Without an onError the warning is the only trace: the tracker's own onError cannot be reached from here.
+  call(() => (options.onError ? options.onError(error) : console.warn(`engage-sdk: ${error.message}`)));
 }
 
 /** The context carried by `element`'s attribute as a JSON object, or undefined. */
 function readContext(element: Element, attribute: string): ExperienceContext | undefined {
   let context: unknown;
-  try {
-    context = JSON.parse(element.getAttribute(attribute)!);
-  } catch {
-    // Unreadable: undefined.
-  }
+  call(() => (context = JSON.parse(element.getAttribute(attribute)!)));
   return context && typeof context === 'object' && !Array.isArray(context) ? (context as ExperienceContext) : undefined;
 }
 
@@ -98,88 +99,62 @@ export function observe(
   options?: ObserveOptions | null,
 ): () => void {
   const opts: ObserveOptions = options ?? {};
-  const report = (error: EngageError) => reportTo(opts, error);
-  if (!element || typeof element.addEventListener !== 'function') {
-    report(new ValidationError('element', 'must be a DOM Element'));
-    return noop;
-  }
+  if (typeof element?.addEventListener !== 'function') return reportTo(opts, 'element', 'must be a DOM Element'), noop;
   const attribute = opts.contextAttribute ?? 'data-engage-context';
-  context ??= readContext(element, attribute);
-  if (!context) {
-    report(new ValidationError('context', `must be given, or be JSON in ${attribute}`));
-    return noop;
-  }
+  const ctx = context ?? readContext(element, attribute);
+  if (!ctx) return reportTo(opts, 'context', `must be given, or be JSON in ${attribute}`), noop;
   const threshold = opts.threshold ?? 0.5;
-  const minVisibleMs = opts.minVisibleMs ?? 1000;
   const bIdAttribute = opts.bIdAttribute ?? 'data-engage-b-id';
   pageViews ??= new WeakMap();
   let seen = opts.seen ?? pageViews.get(tracker);
   if (!seen) pageViews.set(tracker, (seen = new Set()));
-  const key = impressionKey(context);
+  const key = impressionKey(ctx);
   const doc = element.ownerDocument;
-  const win = doc.defaultView;
+  const IO = doc.defaultView?.IntersectionObserver;
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inView = false;
   let io: IntersectionObserver | undefined;
 
   const onClick = (event: Event) => {
-    let node = event.target as Element | null;
-    let bId: string | null = null;
-    // Walk up to the element (not beyond: an outer placement's b_id is not this one's).
-    while (node && bId === null) {
-      bId = node.getAttribute?.(bIdAttribute) ?? null;
-      node = node === element ? null : node.parentElement;
-    }
-    try {
-      tracker.clicked(context, bId ? { b_id: bId } : undefined);
-    } catch {
-      // The tracker never throws; a custom recorder might, and the page's click must go on.
-    }
+    // The nearest control with a b_id, if it is inside the element: an outer placement's b_id is not this one's.
+    const control = (event.target as Element | null)?.closest?.(`[${bIdAttribute}]`);
+    const bId = control && element.contains(control) ? control.getAttribute(bIdAttribute) : null;
+    call(() => tracker.clicked(ctx, bId ? { b_id: bId } : undefined));
   };
 
   const arm = () => {
     clearTimeout(timer);
-    timer = undefined;
-    if (inView && doc.visibilityState !== 'hidden' && !seen.has(key)) {
-      timer = setTimeout(() => {
-        timer = undefined;
-        if (seen.has(key)) return;
-        seen.add(key);
-        stopViewing();
-        try {
-          tracker.shown(context!);
-        } catch {
-          // As for clicks.
-        }
-      }, minVisibleMs);
-    }
+    timer =
+      inView && doc.visibilityState !== 'hidden' && !seen.has(key)
+        ? setTimeout(() => {
+            if (seen.has(key)) return;
+            seen.add(key);
+            stopViewing();
+            call(() => tracker.shown(ctx));
+          }, opts.minVisibleMs ?? 1000)
+        : undefined;
   };
 
   const stopViewing = () => {
     clearTimeout(timer);
     io?.disconnect();
-    io = undefined;
     doc.removeEventListener('visibilitychange', arm);
   };
 
   element.addEventListener('click', onClick);
   if (!seen.has(key)) {
-    const IO = win?.IntersectionObserver;
-    if (!IO) {
-      // Without it there is no honest way to know the element was seen: count nothing.
-      report(new ValidationError('IntersectionObserver', 'is not available: no automatic impressions'));
-    } else {
+    // Without IntersectionObserver there is no honest way to know the element was seen: count nothing.
+    if (!IO) reportTo(opts, 'IntersectionObserver', 'is not available: no automatic impressions');
+    else {
       io = new IO(
         (entries) => {
-          const entry = entries[entries.length - 1]!;
-          const root = entry.rootBounds;
-          const area = entry.intersectionRect.width * entry.intersectionRect.height;
+          const { isIntersecting, intersectionRatio, intersectionRect: rect, rootBounds: root } = entries[entries.length - 1]!;
           inView =
-            entry.isIntersecting &&
-            (entry.intersectionRatio >= threshold ||
+            isIntersecting &&
+            (intersectionRatio >= threshold ||
               // A placement taller than the viewport can never be half visible: half the screen will do.
-              (!!root && area >= threshold * root.width * root.height));
+              (!!root && rect.width * rect.height >= threshold * root.width * root.height));
           arm();
         },
         { threshold: [0, 0.25, 0.5, 0.75, 1] },
@@ -189,10 +164,8 @@ export function observe(
     }
   }
 
-  let stopped = false;
+  // Idempotent without a flag: both steps may run twice.
   return () => {
-    if (stopped) return;
-    stopped = true;
     stopViewing();
     element.removeEventListener('click', onClick);
   };
@@ -213,53 +186,44 @@ export function observe(
  */
 export function autoObserve(tracker: Recorder, root?: ParentNode | null, options?: ObserveOptions | null): () => void {
   const opts: ObserveOptions = options ?? {};
-  root ??= typeof document === 'undefined' ? undefined : document;
-  const MO = root && ((root as Node).ownerDocument ?? (root as Document)).defaultView?.MutationObserver;
-  if (!root || !MO) return noop;
+  const at = root ?? (typeof document === 'object' ? document : undefined);
+  const MO = at && ((at as Node).ownerDocument ?? (at as Document)).defaultView?.MutationObserver;
+  if (!MO) return noop;
   const attribute = opts.contextAttribute ?? 'data-engage-context';
-  const watched = new Map<Element, { raw: string; stop: () => void }>();
+  const selector = `[${attribute}]`;
+  // element → [the attribute's text when observed, stop]
+  const watched = new Map<Element, [string, () => void]>();
 
   const start = (element: Element) => {
     const raw = element.getAttribute(attribute);
     const current = watched.get(element);
-    if (current && current.raw === raw) return;
-    current?.stop();
+    if (current?.[0] === raw) return;
+    current?.[1]();
     watched.delete(element);
     if (raw === null) return;
     const context = readContext(element, attribute);
-    if (!context) return reportTo(opts, new ValidationError(attribute, 'must be the experience context as a JSON object'));
-    watched.set(element, { raw, stop: observe(tracker, element, context, opts) });
+    if (!context) return reportTo(opts, attribute, 'must be the experience context as a JSON object');
+    watched.set(element, [raw, observe(tracker, element, context, opts)]);
   };
-  const scan = (node: Node) => {
-    if (node.nodeType !== 1) return;
-    if ((node as Element).hasAttribute(attribute)) start(node as Element);
-    (node as Element).querySelectorAll(`[${attribute}]`).forEach(start);
-  };
-  const prune = () => {
-    for (const [element, entry] of watched) {
-      if (!element.isConnected) {
-        entry.stop();
-        watched.delete(element);
-      }
-    }
+  const scan = (node: Node | ParentNode) => {
+    if ((node as Element).matches?.(selector)) start(node as Element);
+    (node as Element).querySelectorAll?.(selector).forEach(start);
   };
 
   const mo = new MO((records) => {
-    let removed = false;
     for (const record of records) {
       if (record.type === 'attributes') start(record.target as Element);
       record.addedNodes.forEach(scan);
-      removed ||= record.removedNodes.length > 0;
     }
-    if (removed) prune();
+    // Placements taken out of the page stop (a handful of entries, so a pass per batch is cheap).
+    watched.forEach(([, stop], element) => element.isConnected || (stop(), watched.delete(element)));
   });
-  mo.observe(root as Node, { childList: true, subtree: true, attributes: true, attributeFilter: [attribute] });
-  (root as Element).querySelectorAll(`[${attribute}]`).forEach(start);
-  if ((root as Element).hasAttribute?.(attribute)) start(root as Element);
+  mo.observe(at as Node, { childList: true, subtree: true, attributes: true, attributeFilter: [attribute] });
+  scan(at);
 
   return () => {
     mo.disconnect();
-    watched.forEach((entry) => entry.stop());
+    watched.forEach(([, stop]) => stop());
     watched.clear();
   };
 }
