@@ -11,13 +11,10 @@
 export type Verdict = 'ok' | 'retry' | 'split' | 'hold';
 
 export function classify(status: number): Verdict {
-  return status > 199 && status < 300
-    ? 'ok'
-    : !status || status > 499 || [408, 429].includes(status)
-      ? 'retry'
-      : [400, 413, 422].includes(status)
-        ? 'split'
-        : 'hold';
+  if (status >= 200 && status < 300) return 'ok';
+  if (status === 0 || status === 408 || status === 429 || status >= 500) return 'retry';
+  if (status === 400 || status === 413 || status === 422) return 'split';
+  return 'hold';
 }
 
 export const BASE_DELAY = 1_000;
