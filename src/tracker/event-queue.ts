@@ -33,7 +33,6 @@ export interface EventQueue {
 const SEGMENT_SIZE = 250;
 
 type Key = [string, number, string];
-type UseStore = <T>(mode: IDBTransactionMode, body: (store: IDBObjectStore) => Promise<T>) => Promise<T>;
 
 /** A request's (or, through oncomplete/onabort, a transaction's) outcome as a promise. */
 const promisify = <T>(request: IDBRequest<T> | IDBTransaction): Promise<T> =>
@@ -52,44 +51,39 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
   const range = () => IDBKeyRange.bound([namespace], [namespace, []]);
   let pending: StoredEvent[] = [];
   let writing: Promise<unknown> = Promise.resolve();
-  let store: UseStore | undefined;
+  let db: Promise<IDBDatabase> | undefined;
   let opened = false;
   let failed = false;
   let reported = false;
 
   /**
-   * The first use waits for the database to open, bounded by `timeoutMs`: Safari can leave `open`
-   * pending forever (WebKit 226547), and a hang must degrade to memory, not stall delivery.
+   * The connection. Bounded by `timeoutMs`: Safari can leave `open` pending forever (WebKit
+   * 226547), and a hang must degrade to memory, not stall delivery. (The timer is not cleared: once
+   * the promise has settled, its reject does nothing.) Where IndexedDB is missing (SSR, some
+   * privacy modes) `indexedDB.open` throws, which rejects this promise.
    */
-  function openStore(): UseStore {
-    // Throws where IndexedDB is missing (SSR, some privacy modes): `tx` reports it.
-    const request = indexedDB.open('engage-sdk-v1');
-    request.onupgradeneeded = () => request.result.createObjectStore('queue');
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const db = Promise.race([
-      promisify(request),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(reject, timeoutMs, new Error(`open timed out after ${timeoutMs} ms`));
-      }),
-    ]).finally(() => clearTimeout(timer));
-    return (mode, body) =>
-      db.then((connection) => {
-        opened = true;
-        return body(connection.transaction('queue', mode).objectStore('queue'));
-      });
-  }
+  const open = () =>
+    new Promise<IDBDatabase>((resolve, reject) => {
+      setTimeout(reject, timeoutMs, new Error(`open timed out after ${timeoutMs} ms`));
+      const request = indexedDB.open('engage-sdk-v1');
+      request.onupgradeneeded = () => request.result.createObjectStore('queue');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
 
   /**
    * Runs one transaction. A connection the browser closed (idb-keyval #165, #175: Safari does so
-   * in the background) gets a fresh store and one retry. Failing to open, or failing twice, puts
+   * in the background) gets a fresh one and one retry. Failing to open, or failing twice, puts
    * this page on memory for good; any other failure (quota) keeps its events in memory.
    */
   async function tx<T>(mode: IDBTransactionMode, body: (s: IDBObjectStore) => Promise<T>): Promise<T | undefined> {
     for (let attempt = 0; !failed; attempt++) {
       try {
-        return await (store ??= openStore())(mode, body);
+        const connection = await (db ??= open());
+        opened = true;
+        return await body(connection.transaction('queue', mode).objectStore('queue'));
       } catch (cause) {
-        store = undefined;
+        db = undefined;
         const closed = (cause as DOMException)?.name === 'InvalidStateError';
         if (closed && !attempt) continue;
         if (!opened || closed) failed = true;

@@ -11,28 +11,28 @@ export interface Recorder {
   clicked(context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined;
 }
 
+/**
+ * Options of `observe` and `autoObserve`. The rule itself is fixed (≥50% of the element, or of the
+ * screen for an element taller than it, for 1 continuous second with the tab visible); so are the
+ * attributes, `data-engage-context` and `data-engage-b-id`.
+ */
 export interface ObserveOptions {
-  /** Share of the element (or of the viewport, for elements larger than it) that must be visible. @default 0.5 */
-  threshold?: number;
-  /** Continuous visible time, with the tab visible, before the impression counts, in ms. @default 1000 */
-  minVisibleMs?: number;
-  /** Attribute of the clicked control (or an ancestor inside the element) that gives the click its `b_id`. @default 'data-engage-b-id' */
-  bIdAttribute?: string;
   /**
    * Impression keys already counted in this page view. Defaults to one set per recorder, so a
    * re-rendered placement (same context, new node) is not counted twice; pass a fresh set after
    * an SPA route change to start a new page view.
    * @default a set shared by every call with the same recorder
    */
-  seen?: Set<string>;
-  /** Attribute holding the experience context as JSON, read when no context is given. @default 'data-engage-context' */
-  contextAttribute?: string;
+  seen?: Set<string> | null;
   /**
    * Receives bad input (an unreadable `data-engage-context`, a missing element); nothing is thrown.
    * @default a console warning
    */
   onError?: ((error: EngageError) => void) | null;
 }
+
+const CONTEXT = 'data-engage-context';
+const B_ID = 'data-engage-b-id';
 
 // Per recorder, so two trackers on one page keep separate page views. Created lazily below.
 let pageViews: WeakMap<Recorder, Set<string>> | undefined;
@@ -64,10 +64,10 @@ function reportTo(options: ObserveOptions, field: string, rule: string): void {
   call(() => (options.onError ? options.onError(error) : console.warn(`engage-sdk: ${error.message}`)));
 }
 
-/** The context carried by `element`'s attribute as a JSON object, or undefined. */
-function readContext(element: Element, attribute: string): ExperienceContext | undefined {
+/** The context carried by `element`'s data-engage-context as a JSON object, or undefined. */
+function readContext(element: Element): ExperienceContext | undefined {
   let context: unknown;
-  call(() => (context = JSON.parse(element.getAttribute(attribute)!)));
+  call(() => (context = JSON.parse(element.getAttribute(CONTEXT)!)));
   return context && typeof context === 'object' && !Array.isArray(context) ? (context as ExperienceContext) : undefined;
 }
 
@@ -100,11 +100,9 @@ export function observe(
 ): () => void {
   const opts: ObserveOptions = options ?? {};
   if (typeof element?.addEventListener !== 'function') return reportTo(opts, 'element', 'must be a DOM Element'), noop;
-  const attribute = opts.contextAttribute ?? 'data-engage-context';
-  const ctx = context ?? readContext(element, attribute);
-  if (!ctx) return reportTo(opts, 'context', `must be given, or be JSON in ${attribute}`), noop;
-  const threshold = opts.threshold ?? 0.5;
-  const bIdAttribute = opts.bIdAttribute ?? 'data-engage-b-id';
+  const ctx = context ?? readContext(element);
+  // No context given: the attribute had to hold it (autoObserve, too, leaves reading it to this function).
+  if (!ctx) return reportTo(opts, CONTEXT, 'must be the experience context as a JSON object'), noop;
   pageViews ??= new WeakMap();
   let seen = opts.seen ?? pageViews.get(tracker);
   if (!seen) pageViews.set(tracker, (seen = new Set()));
@@ -118,8 +116,8 @@ export function observe(
 
   const onClick = (event: Event) => {
     // The nearest control with a b_id, if it is inside the element: an outer placement's b_id is not this one's.
-    const control = (event.target as Element | null)?.closest?.(`[${bIdAttribute}]`);
-    const bId = control && element.contains(control) ? control.getAttribute(bIdAttribute) : null;
+    const control = (event.target as Element | null)?.closest?.(`[${B_ID}]`);
+    const bId = control && element.contains(control) ? control.getAttribute(B_ID) : null;
     call(() => tracker.clicked(ctx, bId ? { b_id: bId } : undefined));
   };
 
@@ -132,7 +130,7 @@ export function observe(
             seen.add(key);
             stopViewing();
             call(() => tracker.shown(ctx));
-          }, opts.minVisibleMs ?? 1000)
+          }, 1000)
         : undefined;
   };
 
@@ -152,9 +150,9 @@ export function observe(
           const { isIntersecting, intersectionRatio, intersectionRect: rect, rootBounds: root } = entries[entries.length - 1]!;
           inView =
             isIntersecting &&
-            (intersectionRatio >= threshold ||
+            (intersectionRatio >= 0.5 ||
               // A placement taller than the viewport can never be half visible: half the screen will do.
-              (!!root && rect.width * rect.height >= threshold * root.width * root.height));
+              (!!root && rect.width * rect.height * 2 >= root.width * root.height));
           arm();
         },
         { threshold: [0, 0.25, 0.5, 0.75, 1] },
@@ -189,21 +187,18 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
   const at = root ?? (typeof document === 'object' ? document : undefined);
   const MO = at && ((at as Node).ownerDocument ?? (at as Document)).defaultView?.MutationObserver;
   if (!MO) return noop;
-  const attribute = opts.contextAttribute ?? 'data-engage-context';
-  const selector = `[${attribute}]`;
+  const selector = `[${CONTEXT}]`;
   // element → [the attribute's text when observed, stop]
   const watched = new Map<Element, [string, () => void]>();
 
   const start = (element: Element) => {
-    const raw = element.getAttribute(attribute);
+    const raw = element.getAttribute(CONTEXT);
     const current = watched.get(element);
     if (current?.[0] === raw) return;
     current?.[1]();
     watched.delete(element);
-    if (raw === null) return;
-    const context = readContext(element, attribute);
-    if (!context) return reportTo(opts, attribute, 'must be the experience context as a JSON object');
-    watched.set(element, [raw, observe(tracker, element, context, opts)]);
+    // observe reads the attribute, and reports it when it is not a JSON object.
+    if (raw !== null) watched.set(element, [raw, observe(tracker, element, undefined, opts)]);
   };
   const scan = (node: Node | ParentNode) => {
     if ((node as Element).matches?.(selector)) start(node as Element);
@@ -218,7 +213,7 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
     // Placements taken out of the page stop (a handful of entries, so a pass per batch is cheap).
     watched.forEach(([, stop], element) => element.isConnected || (stop(), watched.delete(element)));
   });
-  mo.observe(at as Node, { childList: true, subtree: true, attributes: true, attributeFilter: [attribute] });
+  mo.observe(at as Node, { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT] });
   scan(at);
 
   return () => {

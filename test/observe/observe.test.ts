@@ -198,15 +198,15 @@ describe('observe: impressions', () => {
     expect(shown()).toHaveLength(1);
   });
 
-  it('honours threshold and minVisibleMs', () => {
+  it('the rule is fixed: 50% (49% is not enough) for 1,000 ms (999 is not enough)', () => {
     const { rec, shown } = recorder();
     const el = placement();
-    observe(rec, el, context(), { threshold: 1, minVisibleMs: 2_000 });
-    view(el, 0.9);
+    observe(rec, el, context());
+    view(el, 0.49);
     vi.advanceTimersByTime(3_000);
     expect(shown()).toHaveLength(0);
-    view(el, 1);
-    vi.advanceTimersByTime(1_999);
+    view(el, 0.5);
+    vi.advanceTimersByTime(999);
     expect(shown()).toHaveLength(0);
     vi.advanceTimersByTime(1);
     expect(shown()).toHaveLength(1);
@@ -269,8 +269,8 @@ describe('observe: null and undefined mean "not given"', () => {
     el.querySelector('button')!.click();
     expect(() => stop()).not.toThrow();
     expect(errors).toMatchObject([
-      { field: 'context', rule: 'must be given, or be JSON in data-engage-context' },
-      { field: 'context', rule: 'must be given, or be JSON in data-engage-context' },
+      { field: 'data-engage-context', rule: 'must be the experience context as a JSON object' },
+      { field: 'data-engage-context', rule: 'must be the experience context as a JSON object' },
     ]);
     expect(calls).toEqual([]);
   });
