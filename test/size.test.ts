@@ -2,11 +2,12 @@
 //
 // Issue 12 asks for ≤ 4,096 B for a bundle importing only createTracker and ≤ 5,120 B for the
 // script tag (automatic tracking included). Viewability moved out of the core (observe is its own
-// export), idb-keyval and the IndexedDB lease went, validation and delivery were written shorter:
-// 5,220 → 4,227 and 5,979 → 5,550 bytes. Both targets are still missed (by 131 and 430 bytes; see
-// README "Size" and `node scripts/size-report.mjs` for what each part costs). The budgets are
-// today's figures plus ~1.5%, so that growth is a decision, not an accident; TARGET is printed.
-const BUDGET = { iife: 5_630, trackerOnly: 4_290 };
+// export), idb-keyval and the IndexedDB lease went, validation, delivery and the observer were
+// written shorter: 5,220 → 4,207 and 5,979 → 5,445 bytes. Both targets are still missed (by 111
+// and 325 bytes; see README "Size" and `node scripts/size-report.mjs` for what each part costs).
+// The budgets are today's figures plus ~1.5%, so that growth is a decision, not an accident; the
+// targets are printed beside them.
+const BUDGET = { iife: 5_530, trackerOnly: 4_270 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
