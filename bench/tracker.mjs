@@ -1,26 +1,64 @@
 // Tracker bench, in Debian's Chromium against the real proxy and emulator on 127.0.0.1.
 // Usage: npm run build && node bench/tracker.mjs [events=10000]
-// Prints, side by side from one run, for our tracker and a naive baseline (one idb-keyval `set`
-// + one `fetch` per event): main-thread µs per recorded event (first loop, and once the JIT has
-// optimised the path), how long the recording task runs on after the loop, the longest long task
-// after it, durable events per second, and the time to deliver everything. Numbers, not assertions.
+// Prints, side by side from one run, for this build's tracker, a baseline build of the tracker
+// (by default `main`, see below) and a naive baseline (one idb-keyval `set` + one `fetch` per
+// event): main-thread µs per recorded event (first loop, and once the JIT has optimised the path),
+// how long the recording task runs on after the loop, the longest long task after it, durable
+// events per second, and the time to deliver everything. Numbers, not assertions.
+//
+// The baseline build: BASELINE_DIST=<a dist/ directory> uses one already built; otherwise the git
+// ref BASELINE_REF (default `main`) is exported with `git archive` into node_modules/.cache and
+// built there with this checkout's node_modules (once per commit). BASELINE_REF=none skips it.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { extname, join, normalize, sep } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startStack } from '../demo/stack.mjs';
+import { repoRoot, startStack } from '../demo/stack.mjs';
 
 const n = Number(process.argv[2] ?? 10_000);
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const args = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const stack = await startStack({ proxy: { rateLimits: { experienceEvents: {} } } });
+/** The dist/ directory of the baseline build, building it when needed; undefined when skipped. */
+function baselineDist() {
+  if (process.env.BASELINE_DIST) return process.env.BASELINE_DIST;
+  const ref = process.env.BASELINE_REF ?? 'main';
+  if (ref === 'none') return undefined;
+  const sha = execFileSync('git', ['rev-parse', `${ref}^{commit}`], { cwd: repoRoot, encoding: 'utf8' }).trim();
+  const dir = join(repoRoot, 'node_modules/.cache/engage-baseline', sha.slice(0, 12));
+  if (!existsSync(join(dir, 'dist/index.js'))) {
+    console.log(`building the baseline (${ref} = ${sha.slice(0, 12)}) in ${dir} …`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C "${dir}"`], { cwd: repoRoot, stdio: 'inherit' });
+    symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
+    execFileSync(join(repoRoot, 'node_modules/.bin/rollup'), ['-c', '--silent'], { cwd: dir, stdio: 'inherit' });
+  }
+  return join(dir, 'dist');
+}
+
+const baseline = baselineDist();
+const stack = await startStack({
+  proxy: { rateLimits: { experienceEvents: {} } },
+  // The baseline build's files under /baseline/.
+  routes: async (request) => {
+    const { pathname } = new URL(request.url);
+    if (!baseline || !pathname.startsWith('/baseline/')) return undefined;
+    const path = normalize(join(baseline, pathname.slice('/baseline/'.length)));
+    if (!path.startsWith(baseline + sep) || !existsSync(path)) return new Response('Not found', { status: 404 });
+    const type = extname(path) === '.js' ? 'text/javascript; charset=utf-8' : 'application/octet-stream';
+    return new Response(readFileSync(path), { headers: { 'content-type': type, 'cache-control': 'no-store' } });
+  },
+});
 const browser = await chromium.launch({ executablePath, args });
 const received = async () => (await (await fetch(`${stack.emulatorUrl}/_emulator/experience-events`)).json());
 const reset = () => fetch(`${stack.emulatorUrl}/_emulator/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
-async function measure(kind) {
+async function measure(kind, build = 'this') {
   await reset();
   const page = await (await browser.newContext()).newPage();
-  await page.goto(`${stack.url}/bench/pages/tracker.html`);
+  await page.goto(`${stack.url}/bench/pages/tracker.html?build=${build}`);
   await page.waitForFunction(() => window.benchReady === true);
   const result = await page.evaluate(([k, count]) => window.bench[k](count), [kind, n]);
   const { unique, duplicates } = await received();
@@ -29,24 +67,30 @@ async function measure(kind) {
 }
 
 try {
+  // Alternated, so that a noisy neighbour on the machine hits both builds alike.
   const ours = await measure('ours');
+  const base = baseline ? await measure('ours', 'baseline') : undefined;
   const warm = await measure('oursWarm');
+  const baseWarm = baseline ? await measure('oursWarm', 'baseline') : undefined;
   const naive = await measure('naive');
   const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(1)}×` : 'n/a');
-  const row = (label, o, v, better) => console.log(`${label.padEnd(36)} ${o.padStart(14)} ${v.padStart(14)} ${better.padStart(12)}`);
-  console.log(`\nengage-sdk tracker vs naive (idb-keyval set + fetch per event), ${n} events, Chromium ${browser.version()}\n`);
-  row('', 'engage-sdk', 'naive', 'ours better');
-  row('main thread per recorded event', `${ours.callUs.toFixed(2)} µs`, `${naive.callUs.toFixed(2)} µs`, ratio(naive.callUs, ours.callUs));
-  row('  the same after 3 warm-up loops', `${warm.callUs.toFixed(2)} µs`, '', ratio(naive.callUs, warm.callUs));
-  row('recording task beyond the loop', `${ours.afterLoopMs.toFixed(1)} ms`, `${naive.afterLoopMs.toFixed(1)} ms`, ratio(naive.afterLoopMs, ours.afterLoopMs));
-  row('longest long task after it', `${ours.longestTaskMs.toFixed(0)} ms`, `${naive.longestTaskMs.toFixed(0)} ms`, ratio(naive.longestTaskMs, ours.longestTaskMs));
-  const oursRate = n / (ours.durableMs / 1000);
-  const naiveRate = n / (naive.durableMs / 1000);
-  row('durable events per second', `${Math.round(oursRate)}`, `${Math.round(naiveRate)}`, ratio(oursRate, naiveRate));
-  row(`time to deliver ${n}`, `${(ours.deliverMs / 1000).toFixed(2)} s`, `${(naive.deliverMs / 1000).toFixed(2)} s`, ratio(naive.deliverMs, ours.deliverMs));
-  row('unique events at the emulator', `${ours.unique}`, `${naive.unique}`, '');
-  row('duplicates at the emulator', `${ours.duplicates}`, `${naive.duplicates}`, '');
-  if (naive.delivered !== undefined) row('naive requests answered 2xx', '', `${naive.delivered}`, '');
+  const row = (label, o, b, v, better) =>
+    console.log(`${label.padEnd(36)} ${o.padStart(14)} ${(b ?? '').padStart(14)} ${v.padStart(14)} ${better.padStart(12)}`);
+  const us = (r) => (r ? `${r.callUs.toFixed(2)} µs` : '');
+  console.log(`\nengage-sdk tracker (this build, baseline build, naive), ${n} events, Chromium ${browser.version()}\n`);
+  row('', 'this build', baseline ? 'baseline' : '', 'naive', 'this vs naive');
+  row('main thread per recorded event', us(ours), us(base), us(naive), ratio(naive.callUs, ours.callUs));
+  row('  the same after 3 warm-up loops', us(warm), us(baseWarm), '', ratio(naive.callUs, warm.callUs));
+  const ms = (r, key, digits = 1) => (r ? `${r[key].toFixed(digits)} ms` : '');
+  row('recording task beyond the loop', ms(ours, 'afterLoopMs'), ms(base, 'afterLoopMs'), ms(naive, 'afterLoopMs'), ratio(naive.afterLoopMs, ours.afterLoopMs));
+  row('longest long task after it', ms(ours, 'longestTaskMs', 0), ms(base, 'longestTaskMs', 0), ms(naive, 'longestTaskMs', 0), ratio(naive.longestTaskMs, ours.longestTaskMs));
+  const rate = (r) => n / (r.durableMs / 1000);
+  row('durable events per second', `${Math.round(rate(ours))}`, base ? `${Math.round(rate(base))}` : '', `${Math.round(rate(naive))}`, ratio(rate(ours), rate(naive)));
+  const s = (r) => (r ? `${(r.deliverMs / 1000).toFixed(2)} s` : '');
+  row(`time to deliver ${n}`, s(ours), s(base), s(naive), ratio(naive.deliverMs, ours.deliverMs));
+  row('unique events at the emulator', `${ours.unique}`, base ? `${base.unique}` : '', `${naive.unique}`, '');
+  row('duplicates at the emulator', `${ours.duplicates}`, base ? `${base.duplicates}` : '', `${naive.duplicates}`, '');
+  if (naive.delivered !== undefined) row('naive requests answered 2xx', '', '', `${naive.delivered}`, '');
 } finally {
   await browser.close();
   await stack.close();

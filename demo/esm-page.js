@@ -52,12 +52,13 @@ function grid(items) {
   return list;
 }
 
-// The tracker counts an impression after 1 s at ≥50% visibility, and every click inside, with b_id.
+// observe() (viewability, its own export taking the tracker) counts an impression after 1 s at
+// ≥50% visibility, and every click inside, with b_id.
 for (const { placement, context } of experiences) {
   const section = el('section', `placement ${placement}`);
   section.id = placement;
   section.append(...content[placement]());
   document.getElementById(`${placement}-slot`).append(section);
-  tracker.observe(section, context);
+  sdk.observe(tracker, section, context);
 }
 document.documentElement.dataset.demoReady = 'true';

@@ -7,10 +7,12 @@
 //
 // data- options of the script element (all optional but data-endpoint, which turns on the default
 // tracker): data-customer-id, data-batch-size, data-flush-interval (ms), data-namespace, and
-// data-auto-observe="false" to leave `[data-engage-context]` elements alone.
+// data-auto-observe="false" to leave `[data-engage-context]` elements alone. Unlike the module
+// entry, where viewability is its own export, this build includes it: `Engage.observe(element,
+// context?)` and the automatic observation of `[data-engage-context]` elements.
 // Errors go to `onError`'s stand-in: an `engage:error` event on window (detail: the EngageError).
 import { createTracker } from './tracker/create-tracker';
-import { autoObserve, observe } from './tracker/observe';
+import { autoObserve, observe, type Recorder } from './tracker/observe';
 import type { EngageError } from './errors';
 import type { Tracker } from './tracker/types';
 
@@ -23,15 +25,13 @@ type EngageGlobal = Partial<Record<Method, (...args: never[]) => unknown>> & {
   tracker?: Tracker;
 };
 
-const METHODS: Method[] = ['shown', 'clicked', 'identify', 'flush', 'optOut', 'optIn'];
-
-if (typeof window !== 'undefined' && typeof document !== 'undefined') {
+if (typeof document === 'object') {
   const engage: EngageGlobal = ((window as unknown as { Engage?: EngageGlobal }).Engage ||= {});
   engage.createTracker = createTracker;
   const data = ((document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-endpoint]'))?.dataset;
   if (data?.endpoint && !engage.tracker) {
     const onError = (error: EngageError) => dispatchEvent(new CustomEvent('engage:error', { detail: error }));
-    const number = (value?: string) => (value ? Number(value) : undefined);
+    const number = (value?: string) => (value ? +value : undefined);
     const tracker = (engage.tracker = createTracker({
       endpoint: data.endpoint,
       customerId: data.customerId,
@@ -40,26 +40,30 @@ if (typeof window !== 'undefined' && typeof document !== 'undefined') {
       namespace: data.namespace,
       onError,
     }));
-    for (const method of METHODS) engage[method] = (...args: never[]) => (tracker[method] as (...a: never[]) => unknown)(...args);
+    // Everything observation started, so destroy() ends it as it did when observe was the tracker's.
+    const stops: Array<() => void> = [];
+    const methods = tracker as unknown as Record<Method, (...args: never[]) => unknown>;
+    for (const method of ['shown', 'clicked', 'identify', 'flush', 'optOut', 'optIn'] as const) {
+      engage[method] = (...args) => methods[method](...args);
+    }
     // Engage itself is the recorder, so automatic events go through Engage.shown/clicked like manual ones.
-    const recorder = engage as Required<Pick<EngageGlobal, 'shown' | 'clicked'>>;
-    engage.observe = ((element: Element, context: never) => observe(element, context, recorder as never, { onError })) as never;
-    let stopAuto = () => {};
+    const recorder = engage as unknown as Recorder;
+    engage.observe = (element: Element, context?: never) => stops[stops.push(observe(recorder, element, context, { onError })) - 1];
     engage.destroy = () => {
-      stopAuto();
+      stops.forEach((stop) => stop());
       tracker.destroy();
     };
     const queued = engage.q ?? [];
     engage.q = [];
     for (const [method, args] of queued) {
       try {
-        (engage[method] as (...a: unknown[]) => unknown)?.(...Array.from(args));
+        (engage[method] as (...a: unknown[]) => unknown)(...Array.from(args));
       } catch {
         // Never throw into the page, even for a misspelt queued call.
       }
     }
     if (data.autoObserve !== 'false') {
-      const start = () => (stopAuto = autoObserve(document, recorder as never, { onError }));
+      const start = () => stops.push(autoObserve(recorder, document, { onError }));
       if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
       else start();
     }

@@ -1,5 +1,9 @@
 // The browser entry: tracker, client, errors and their types. Re-exports only, each name listed.
 export { createTracker } from './tracker/create-tracker';
+// Viewability is its own export that takes the tracker, so a bundle importing only createTracker
+// does not carry it. (impressionKey stays private: an implementation detail of `seen`.)
+export { autoObserve, observe } from './tracker/observe';
+export type { ObserveOptions, Recorder } from './tracker/observe';
 export type {
   AttributeValue,
   ExperienceContext,

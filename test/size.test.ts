@@ -1,12 +1,14 @@
 // Size budgets, in gzip -9 bytes of what a browser downloads. Runs on the build (`npm run build`).
 //
-// The issue's target is 4,096 bytes for both the script tag and a tracker-only bundle; we do not
-// meet it (see README "Size"). A size pass took them from 6,191 and 5,438 bytes to 5,954 and
-// 5,193 (own UUID formatter instead of the uuid package, less repeated code); what remains is the
-// feature set itself. These budgets are today's figures plus ~3% headroom, so that growth is a
-// decision, not an accident.
-const BUDGET = { iife: 6_130, trackerOnly: 5_350 };
-const TARGET = 4_096;
+// Issue 12 asks for ≤ 4,096 B for a bundle importing only createTracker and ≤ 5,120 B for the
+// script tag (automatic tracking included). Viewability moved out of the core (observe is its own
+// export), idb-keyval and the IndexedDB lease went, validation, delivery and the observer were
+// written shorter: 5,220 → 4,207 and 5,979 → 5,445 bytes. Both targets are still missed (by 111
+// and 325 bytes; see README "Size" and `node scripts/size-report.mjs` for what each part costs).
+// The budgets are today's figures plus ~1.5%, so that growth is a decision, not an accident; the
+// targets are printed beside them.
+const BUDGET = { iife: 5_600, trackerOnly: 4_340 };
+const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import resolve from '@rollup/plugin-node-resolve';
@@ -57,6 +59,16 @@ describe('size budgets (gzip -9 bytes)', () => {
     expect(code).not.toContain('fileimports');
   });
 
+  it('a bundle importing createTracker and observe carries viewability; one importing only createTracker does not', async () => {
+    const code = await bundle(`import { createTracker, observe } from 'engage-sdk'; window.t = [createTracker, observe];`);
+    figures['import { createTracker, observe }'] = gzip(code);
+    expect(code).toContain('IntersectionObserver');
+    const trackerOnly = await bundle(`import { createTracker } from 'engage-sdk'; window.t = createTracker;`);
+    expect(trackerOnly).not.toContain('IntersectionObserver');
+    expect(trackerOnly).not.toContain('MutationObserver');
+    expect(readFileSync(new URL('engage.iife.js', dist), 'utf8')).toContain('MutationObserver');
+  });
+
   it('prints the figures', async () => {
     const index = readFileSync(new URL('index.js', dist), 'utf8');
     for (const name of ['createClient', 'createFileImports']) {
@@ -67,7 +79,7 @@ describe('size budgets (gzip -9 bytes)', () => {
     console.log(
       `\nSize (gzip -9 bytes):\n${Object.entries(figures)
         .map(([name, bytes]) => `  ${name.padEnd(34)} ${String(bytes).padStart(6)}`)
-        .join('\n')}\n  (target for the first two: ${TARGET}; budgets enforced: ${BUDGET.iife} and ${BUDGET.trackerOnly})\n`,
+        .join('\n')}\n  (issue 12 targets: ${TARGET.iife} and ${TARGET.trackerOnly}; budgets enforced: ${BUDGET.iife} and ${BUDGET.trackerOnly})\n`,
     );
     expect(Object.keys(figures).length).toBeGreaterThanOrEqual(2);
   });

@@ -1,7 +1,11 @@
 // Runs in Chromium: our tracker and a naive baseline (one idb-keyval `set` and one `fetch` per
-// event), measured the same way in the same page.
+// event), measured the same way in the same page. `?build=baseline` loads the tracker of another
+// build (bench/tracker.mjs serves it under /baseline/), so two versions are compared in one run.
 import { createStore, promisifyRequest, set } from 'idb-keyval';
-import { createTracker } from '/dist/index.js';
+
+const { createTracker } = await import(
+  new URLSearchParams(location.search).get('build') === 'baseline' ? '/baseline/index.js' : '/dist/index.js'
+);
 
 const context = {
   cid: '65f1c0ffee', experience: 'Homepage hero', svc_locale_id: '0', svc_variation_id: '2',

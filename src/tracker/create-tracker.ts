@@ -3,7 +3,6 @@ import { type Batch, takeBatch } from './batch';
 import { createEventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
 import { withFlushLock } from './flush-lock';
-import { observe } from './observe';
 import { classify, parseRetryAfter, retryDelay } from './retry-policy';
 import type { ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
@@ -22,23 +21,19 @@ const noop = () => {};
  * button.onclick = () => tracker.clicked(experienceContext, { b_id: 'Add to cart' });
  */
 export function createTracker(options: TrackerOptions): Tracker {
-  const {
-    batchSize = 20,
-    flushInterval = 5_000,
-    maxQueueSize = 10_000,
-    maxEventAge = 7 * 24 * 3_600_000,
-    maxRequestBytes = 60_000,
-    namespace = 'default',
-    credentials = 'same-origin',
-  } = options;
+  // `??`, not destructuring defaults: null means "not given" too.
+  const batchSize = options.batchSize ?? 20;
+  const flushInterval = options.flushInterval ?? 5_000;
+  const maxQueueSize = options.maxQueueSize ?? 10_000;
+  const maxEventAge = options.maxEventAge ?? 7 * 24 * 3_600_000;
+  const maxRequestBytes = options.maxRequestBytes ?? 60_000;
+  const namespace = options.namespace ?? 'default';
   const url = `${String(options.endpoint).replace(/\/+$/, '')}/v1/experiences/events`;
   const lockName = `engage-sdk:${namespace}`;
-  const owner = `${Date.now()}${Math.random()}`;
   const consentKey = `engage-sdk:v1:${namespace}:opt-out`;
   const warned = new Set<string>();
   const inFlight = new Set<string>();
   const listening = new AbortController();
-  const stops = new Set<() => void>();
 
   let customerId: string | undefined;
   let destroyed = false;
@@ -100,7 +95,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     }, at - Date.now());
   }
 
-  function record(action: string, context: ExperienceContext, attributes?: ExtraAttributes): string | undefined {
+  function record(action: string, context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined {
     if (destroyed || optedOut) return undefined;
     let event: StoredEvent;
     try {
@@ -122,31 +117,29 @@ export function createTracker(options: TrackerOptions): Tracker {
    */
   function run(explicit: boolean): Promise<void> {
     if (running && !explicit) return running;
-    const previous = running;
-    const current = (async () => {
-      await previous?.catch(noop);
-      recordedSinceRun = 0;
-      let waiting: number | undefined;
-      try {
-        waiting = await withFlushLock(lockName, owner, explicit, queue, deliverAll);
-      } catch (error) {
-        schedule(0);
-        throw error;
-      }
-      // Events recorded while this run was sending are not in its snapshot.
-      if (recordedSinceRun) schedule(recordedSinceRun >= batchSize ? 0 : flushInterval);
-      if (waiting === undefined) {
-        // Another tab is delivering; look again later in case it dies.
-        schedule(flushInterval);
-        if (explicit) throw new NetworkError('Another tab holds the delivery lease');
-      } else if (waiting && explicit) {
-        throw new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
-      }
-    })().finally(() => {
-      if (running === current) running = undefined;
-    });
-    running = current;
-    return current;
+    const current: Promise<void> = (running ?? Promise.resolve())
+      .catch(noop)
+      .then(() => {
+        recordedSinceRun = 0;
+        return withFlushLock(lockName, explicit, deliverAll);
+      })
+      .then(
+        (waiting) => {
+          // Events recorded while this run was sending are not in its snapshot.
+          if (recordedSinceRun) schedule(recordedSinceRun >= batchSize ? 0 : flushInterval);
+          // Another tab is delivering (only a run that does not wait gives way); look again later in case it dies.
+          if (waiting === undefined) schedule(flushInterval);
+          else if (waiting && explicit) throw new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
+        },
+        (error) => {
+          schedule(0);
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (running === current) running = undefined;
+      });
+    return (running = current);
   }
 
   /** Resolves with the number of events still waiting for a customer. */
@@ -154,8 +147,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     // Drop (and report) what is too old, then the oldest beyond `maxQueueSize`; oldest first.
     const events = await queue.read();
     const oldest = Date.now() - maxEventAge;
-    let expired = events.findIndex((event) => event.recordedAt >= oldest);
-    if (expired < 0) expired = events.length;
+    const expired = events.filter((event) => event.recordedAt < oldest).length;
     const dropped = Math.max(expired, events.length - maxQueueSize);
     if (dropped) {
       await queue.remove(events.slice(0, dropped));
@@ -185,18 +177,13 @@ export function createTracker(options: TrackerOptions): Tracker {
         headers: { 'content-type': 'application/json', ...options.headers },
         body,
         keepalive,
-        credentials,
+        credentials: options.credentials ?? 'same-origin',
       });
       // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
-      // response is consumed, and unread 2xx bodies starve every later keepalive request.
-      const text = await response.text().catch(() => '');
+      // response is consumed, and unread 2xx bodies starve every later keepalive request. An error
+      // body that is not JSON (a gateway's HTML page) is read and left out of the HttpError.
+      const parsed: unknown = await response.json().catch(noop);
       if (!response.ok) {
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // Not JSON: keep the text.
-        }
         retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
         error = new HttpError(response.status, { body: parsed, retryAfterMs });
       }
@@ -247,7 +234,8 @@ export function createTracker(options: TrackerOptions): Tracker {
   const listen = (target: EventTarget, type: string, handler: () => void) =>
     target.addEventListener(type, handler, { signal: listening.signal });
 
-  if (typeof window !== 'undefined' && typeof document !== 'undefined') {
+  // A document means a window too (not in SSR, nor in a worker).
+  if (typeof document === 'object') {
     const shown = () => (hidden = false);
     listen(document, 'visibilitychange', () => (document.visibilityState === 'hidden' ? onHide() : shown()));
     listen(window, 'pagehide', onHide);
@@ -262,6 +250,8 @@ export function createTracker(options: TrackerOptions): Tracker {
     shown: (context, attributes) => record(SHOWN, context, attributes),
     clicked: (context, attributes) => record(CLICKED, context, attributes),
     identify(id) {
+      // null/undefined: not given, the customer stays as it is.
+      if (id == null) return;
       if (typeof id !== 'string' || !id) return void refuse(new ValidationError('customerId', 'must be a non-empty string'));
       customerId = id;
       schedule(0);
@@ -270,15 +260,6 @@ export function createTracker(options: TrackerOptions): Tracker {
       if (destroyed || optedOut) return Promise.resolve();
       blockedUntil = 0;
       return run(true);
-    },
-    observe(element, context) {
-      if (destroyed) return noop;
-      const stop = observe(element, context, tracker, { onError: report });
-      stops.add(stop);
-      return () => {
-        stops.delete(stop);
-        stop();
-      };
     },
     optOut() {
       consent(true);
@@ -289,12 +270,10 @@ export function createTracker(options: TrackerOptions): Tracker {
       destroyed = true;
       clearTimeout(timer);
       listening.abort();
-      stops.forEach((stop) => stop());
-      stops.clear();
     },
   };
 
-  if (options.customerId !== undefined) tracker.identify(options.customerId);
+  tracker.identify(options.customerId);
   // Deliver what earlier pages left behind.
   schedule(Math.min(flushInterval, 1_000));
   return tracker;

@@ -1,4 +1,4 @@
-import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
+import { createStore, promisifyRequest as promisify, type UseStore } from 'idb-keyval';
 import { StorageError } from '../errors';
 import type { StoredEvent } from './types';
 
@@ -13,6 +13,10 @@ import type { StoredEvent } from './types';
  * Every storage call is guarded: IndexedDB missing, hanging on open (Safari), or failing at runtime
  * (quota, a connection the browser closed) degrades to memory and is reported once; what was
  * recorded is never lost with the page still open.
+ *
+ * Over idb-keyval's `createStore` (its own database and store, never the default store, whose
+ * cached connection cannot be reset: idb-keyval #165), with a time limit on the first open and a
+ * fresh store after a closed connection (below).
  */
 export interface EventQueue {
   /** Queues an event now (in memory) and writes it durably: one transaction per task, however many events. */
@@ -25,8 +29,6 @@ export interface EventQueue {
   unsaved(): StoredEvent[];
   /** Removes every event of the namespace. */
   clear(): Promise<void>;
-  /** Claims (or with `ttlMs` 0, releases) the cross-tab flush lease; false while another live tab holds it. */
-  lease(owner: string, ttlMs: number): Promise<boolean>;
 }
 
 const SEGMENT_SIZE = 250;
@@ -42,39 +44,38 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
   const range = () => IDBKeyRange.bound([namespace], [namespace, []]);
   let pending: StoredEvent[] = [];
   let writing: Promise<unknown> = Promise.resolve();
-  let store: UseStore | undefined;
+  let db: Promise<UseStore> | undefined;
   let opened = false;
   let failed = false;
   let reported = false;
 
   /**
-   * The first use waits for the database to open, bounded by `timeoutMs`: Safari can leave `open`
-   * pending forever (WebKit 226547), and a hang must degrade to memory, not stall delivery.
+   * The store. Its first use is bounded by `timeoutMs`: Safari can leave `open` pending forever
+   * (WebKit 226547), and a hang must degrade to memory, not stall delivery. (The timer is not
+   * cleared: once the race has settled, its reject does nothing.) Where IndexedDB is missing (SSR,
+   * some privacy modes) `indexedDB.open` throws, which rejects the race.
    */
-  function openStore(): UseStore {
-    const raw = createStore('engage-sdk-v1', 'queue');
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const ready = Promise.race([
-      raw('readonly', () => (opened = true)),
-      new Promise((_, reject) => {
-        timer = setTimeout(reject, timeoutMs, new Error(`open timed out after ${timeoutMs} ms`));
-      }),
-    ]).finally(() => clearTimeout(timer));
-    return (mode, body) => ready.then(() => raw(mode, body));
-  }
+  const open = (): Promise<UseStore> => {
+    const store = createStore('engage-sdk-v1', 'queue');
+    return Promise.race([
+      store('readonly', () => store),
+      new Promise<never>((_, reject) => setTimeout(reject, timeoutMs, new Error(`open timed out after ${timeoutMs} ms`))),
+    ]);
+  };
 
   /**
    * Runs one transaction. A connection the browser closed (idb-keyval #165, #175: Safari does so
-   * in the background) gets a fresh store and one retry. Failing to open, or failing twice, puts
+   * in the background) gets a fresh one and one retry. Failing to open, or failing twice, puts
    * this page on memory for good; any other failure (quota) keeps its events in memory.
    */
   async function tx<T>(mode: IDBTransactionMode, body: (s: IDBObjectStore) => Promise<T>): Promise<T | undefined> {
     for (let attempt = 0; !failed; attempt++) {
       try {
-        if (typeof indexedDB === 'undefined') throw new Error('IndexedDB is unavailable');
-        return await (store ??= openStore())(mode, body);
+        const store = await (db ??= open());
+        opened = true;
+        return await store(mode, body);
       } catch (cause) {
-        store = undefined;
+        db = undefined;
         const closed = (cause as DOMException)?.name === 'InvalidStateError';
         if (closed && !attempt) continue;
         if (!opened || closed) failed = true;
@@ -86,7 +87,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
     return undefined;
   }
 
-  const done = (s: IDBObjectStore) => promisifyRequest(s.transaction).then(() => true);
+  const done = (s: IDBObjectStore) => promisify(s.transaction).then(() => true);
 
   function write(): void {
     // Events delivered from memory before their write ran are not written at all.
@@ -102,7 +103,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
       // One put per request callback, not all at once: each put clones its segment on the main
       // thread, so 10,000 events cloned in the recording task would add ~20 ms to it.
       const stored = await tx('readwrite', async (s) => {
-        for (const [key, value] of segments) await promisifyRequest(s.put(value, key));
+        for (const [key, value] of segments) await promisify(s.put(value, key));
         return done(s);
       });
       if (!stored) return;
@@ -129,7 +130,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
     if (!touched.size) return;
     await tx('readwrite', async (s) => {
       for (const key of touched.values()) {
-        const left = ((await promisifyRequest(s.get(key))) as StoredEvent[] | undefined)?.filter((e) => !gone.has(e.uuid));
+        const left = ((await promisify(s.get(key))) as StoredEvent[] | undefined)?.filter((e) => !gone.has(e.uuid));
         if (left?.length) s.put(left, key);
         else s.delete(key);
       }
@@ -147,7 +148,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
     async read() {
       await writing;
       const stored = await tx('readonly', (s) =>
-        Promise.all([promisifyRequest(s.getAllKeys(range())), promisifyRequest(s.getAll(range()))]),
+        Promise.all([promisify(s.getAllKeys(range())), promisify(s.getAll(range()))]),
       );
       const all = new Map<string, StoredEvent>();
       segmentOf.clear();
@@ -170,20 +171,6 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
       pending = [];
       await writing;
       await tx('readwrite', (s) => (s.delete(range()), done(s)));
-    },
-
-    async lease(owner, ttlMs) {
-      const key = `lease ${namespace}`;
-      const now = Date.now();
-      // Storage failing mid-way leaves this tab on its own, with nothing shared left to guard.
-      return (
-        (await tx('readwrite', async (s) => {
-          const held = (await promisifyRequest(s.get(key))) as { owner: string; until: number } | undefined;
-          if (held && held.owner !== owner && held.until > now) return false;
-          s.put({ owner, until: now + ttlMs }, key);
-          return true;
-        })) ?? true
-      );
     },
   };
 }

@@ -30,6 +30,11 @@ const offsetAt = (ms: number): number => {
 
 const notObject = (value: unknown) => typeof value !== 'object' || value === null;
 
+/** Every refusal: the field, and the rule it broke, in a few words. */
+function fail(field: string, rule: string): never {
+  throw new ValidationError(field, rule);
+}
+
 /**
  * Validates the caller's input and builds the event to queue. Throws `ValidationError` naming the
  * field and the rule; the tracker turns that into `onError`, never into a throw into the page.
@@ -37,31 +42,34 @@ const notObject = (value: unknown) => typeof value !== 'object' || value === nul
 export function buildEvent(
   action: string,
   context: ExperienceContext,
-  extra: ExtraAttributes | undefined,
+  extra: ExtraAttributes | null | undefined,
   customerId: string | undefined,
   now: number,
 ): StoredEvent {
-  if (notObject(context)) throw new ValidationError('context', 'must be an object');
+  if (notObject(context)) fail('context', 'must be an object');
   const attributes: Record<string, AttributeValue> = {};
   for (const field of CONTEXT_FIELDS) attributes[field] = text(`context.${field}`, context[field], true);
-  if (context.type !== undefined) attributes.type = text('context.type', context.type, false);
+  if (context.type !== undefined) attributes.type = text('context.type', context.type);
 
-  if (extra !== undefined) {
-    if (notObject(extra) || Array.isArray(extra)) throw new ValidationError('attributes', 'must be an object');
+  // null as much as undefined: JavaScript callers pass either for "none".
+  if (extra != null) {
+    if (notObject(extra) || Array.isArray(extra)) fail('attributes', 'must be an object');
     const names = Object.keys(extra);
-    if (names.length > MAX_ATTRIBUTES) throw new ValidationError('attributes', `must have at most ${MAX_ATTRIBUTES} entries`);
+    if (names.length > MAX_ATTRIBUTES) fail('attributes', `must have at most ${MAX_ATTRIBUTES} entries`);
     for (const name of names) {
       const field = `attributes.${name}`;
-      if (!name) throw new ValidationError('attributes', 'names must not be empty');
-      if (name.length > MAX_NAME_LENGTH) throw new ValidationError(field, `name must be at most ${MAX_NAME_LENGTH} characters`);
-      // Worded as the upstream words it.
-      if (name.startsWith('svc_')) throw new ValidationError(field, 'must not start with svc_ (reserved for the system)');
-      if (name in attributes || name === 'type' || name === '__proto__') throw new ValidationError(field, 'must not replace a context field');
       const value = extra[name];
-      if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'boolean' && typeof value !== 'string') {
-        throw new ValidationError(field, 'must be a string, finite number or boolean');
-      }
-      attributes[name] = typeof value === 'string' ? text(field, value, false) : value;
+      if (!name || name.length > MAX_NAME_LENGTH) fail(field, `name must be 1 to ${MAX_NAME_LENGTH} characters`);
+      // Worded as the upstream words it.
+      if (name.startsWith('svc_')) fail(field, 'must not start with svc_ (reserved for the system)');
+      if (name in attributes || name === 'type' || name === '__proto__') fail(field, 'must not replace a context field');
+      attributes[name] =
+        typeof value === 'string'
+          ? text(field, value)
+          : // Number.isFinite is false for anything but a finite number.
+            typeof value === 'boolean' || Number.isFinite(value)
+            ? value
+            : fail(field, 'must be a string, finite number or boolean');
     }
   }
   return {
@@ -75,8 +83,8 @@ export function buildEvent(
   };
 }
 
-function text(field: string, value: unknown, required: boolean): string {
-  if (typeof value !== 'string' || (required && !value)) throw new ValidationError(field, required ? 'must be a non-empty string' : 'must be a string');
-  if (value.length > MAX_VALUE_LENGTH) throw new ValidationError(field, `must be at most ${MAX_VALUE_LENGTH} characters`);
+function text(field: string, value: unknown, required?: boolean): string {
+  if (typeof value !== 'string' || (required && !value)) fail(field, required ? 'must be a non-empty string' : 'must be a string');
+  if (value.length > MAX_VALUE_LENGTH) fail(field, `must be at most ${MAX_VALUE_LENGTH} characters`);
   return value;
 }

@@ -1,31 +1,38 @@
-// Automatic impressions and clicks. Written against a two-method recorder rather than the tracker,
-// so it can be tested (and reused) without the queue. Touches no global until called: SSR-safe.
+// Automatic impressions and clicks: its own export that takes the tracker, so that a bundle
+// importing only `createTracker` carries none of it (IntersectionObserver, timers,
+// MutationObserver). Written against a two-method recorder rather than the tracker, so it can be
+// tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
 import type { ExperienceContext, ExtraAttributes } from './types';
 
 /** What `observe` records into: the tracker satisfies it. */
 export interface Recorder {
-  shown(context: ExperienceContext, attributes?: ExtraAttributes): string | undefined;
-  clicked(context: ExperienceContext, attributes?: ExtraAttributes): string | undefined;
+  shown(context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined;
+  clicked(context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined;
 }
 
+/**
+ * Options of `observe` and `autoObserve`. The rule itself is fixed (≥50% of the element, or of the
+ * screen for an element taller than it, for 1 continuous second with the tab visible); so are the
+ * attributes, `data-engage-context` and `data-engage-b-id`.
+ */
 export interface ObserveOptions {
-  /** Share of the element (or of the viewport, for elements larger than it) that must be visible. @default 0.5 */
-  threshold?: number;
-  /** Continuous visible time, with the tab visible, before the impression counts, in ms. @default 1000 */
-  minVisibleMs?: number;
-  /** Attribute of the clicked control (or an ancestor inside the element) that gives the click its `b_id`. @default 'data-engage-b-id' */
-  bIdAttribute?: string;
   /**
    * Impression keys already counted in this page view. Defaults to one set per recorder, so a
    * re-rendered placement (same context, new node) is not counted twice; pass a fresh set after
    * an SPA route change to start a new page view.
    * @default a set shared by every call with the same recorder
    */
-  seen?: Set<string>;
-  /** Receives bad input (an unreadable `data-engage-context`, a missing element); nothing is thrown. */
-  onError?: (error: EngageError) => void;
+  seen?: Set<string> | null;
+  /**
+   * Receives bad input (an unreadable `data-engage-context`, a missing element); nothing is thrown.
+   * @default a console warning
+   */
+  onError?: ((error: EngageError) => void) | null;
 }
+
+const CONTEXT = 'data-engage-context';
+const B_ID = 'data-engage-b-id';
 
 // Per recorder, so two trackers on one page keep separate page views. Created lazily below.
 let pageViews: WeakMap<Recorder, Set<string>> | undefined;
@@ -42,12 +49,26 @@ export const impressionKey = (context: ExperienceContext): string =>
 
 const noop = () => {};
 
-function reportTo(options: ObserveOptions, error: EngageError): void {
+/** Calls into the recorder: the tracker never throws, a custom recorder might, and the page must go on. */
+const call = (fn: () => unknown) => {
   try {
-    options.onError?.(error);
+    fn();
   } catch {
-    // A throwing onError must not break the page.
+    // Swallowed on purpose.
   }
+};
+
+function reportTo(options: ObserveOptions, field: string, rule: string): void {
+  const error = new ValidationError(field, rule);
+  // Without an onError the warning is the only trace: the tracker's own onError cannot be reached from here.
+  call(() => (options.onError ? options.onError(error) : console.warn(`engage-sdk: ${error.message}`)));
+}
+
+/** The context carried by `element`'s data-engage-context as a JSON object, or undefined. */
+function readContext(element: Element): ExperienceContext | undefined {
+  let context: unknown;
+  call(() => (context = JSON.parse(element.getAttribute(CONTEXT)!)));
+  return context && typeof context === 'object' && !Array.isArray(context) ? (context as ExperienceContext) : undefined;
 }
 
 /**
@@ -57,92 +78,81 @@ function reportTo(options: ObserveOptions, error: EngageError): void {
  * element. A click without such an attribute is recorded without `b_id`: control text is never
  * used (it changes with translations and may carry personal data). Never throws.
  *
+ * Not part of `createTracker`, so an app that records impressions itself does not download it.
+ *
+ * @param tracker the tracker to record into (any `{ shown, clicked }` recorder)
  * @param element the placement's root element
- * @param context the experience context the page received with the content
- * @param recorder usually the tracker
+ * @param context the experience context the page received with the content; `null` or
+ *   `undefined` reads it from the element's `data-engage-context` attribute (JSON)
  * @returns a function that stops observing (idempotent)
  * @example
- * const stop = observe(document.querySelector('#hero')!, heroContext, tracker);
+ * import { createTracker, observe } from 'engage-sdk';
+ * const tracker = createTracker({ endpoint: '/engage' });
+ * const stop = observe(tracker, document.querySelector('#hero')!, heroContext);
  * // later, when the placement is removed:
  * stop();
  */
-export function observe(element: Element, context: ExperienceContext, recorder: Recorder, options: ObserveOptions = {}): () => void {
-  const report = (error: EngageError) => reportTo(options, error);
-  if (!element || typeof element.addEventListener !== 'function') {
-    report(new ValidationError('element', 'must be a DOM Element'));
-    return noop;
-  }
-  const threshold = options.threshold ?? 0.5;
-  const minVisibleMs = options.minVisibleMs ?? 1000;
-  const bIdAttribute = options.bIdAttribute ?? 'data-engage-b-id';
+export function observe(
+  tracker: Recorder,
+  element: Element,
+  context?: ExperienceContext | null,
+  options?: ObserveOptions | null,
+): () => void {
+  const opts: ObserveOptions = options ?? {};
+  if (typeof element?.addEventListener !== 'function') return reportTo(opts, 'element', 'must be a DOM Element'), noop;
+  const ctx = context ?? readContext(element);
+  // No context given: the attribute had to hold it (autoObserve, too, leaves reading it to this function).
+  if (!ctx) return reportTo(opts, CONTEXT, 'must be the experience context as a JSON object'), noop;
   pageViews ??= new WeakMap();
-  let seen = options.seen ?? pageViews.get(recorder);
-  if (!seen) pageViews.set(recorder, (seen = new Set()));
-  const key = impressionKey(context);
+  let seen = opts.seen ?? pageViews.get(tracker);
+  if (!seen) pageViews.set(tracker, (seen = new Set()));
+  const key = impressionKey(ctx);
   const doc = element.ownerDocument;
-  const win = doc.defaultView;
+  const IO = doc.defaultView?.IntersectionObserver;
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inView = false;
   let io: IntersectionObserver | undefined;
 
   const onClick = (event: Event) => {
-    let node = event.target as Element | null;
-    let bId: string | null = null;
-    // Walk up to the element (not beyond: an outer placement's b_id is not this one's).
-    while (node && bId === null) {
-      bId = node.getAttribute?.(bIdAttribute) ?? null;
-      node = node === element ? null : node.parentElement;
-    }
-    try {
-      recorder.clicked(context, bId ? { b_id: bId } : undefined);
-    } catch {
-      // The tracker never throws; a custom recorder might, and the page's click must go on.
-    }
+    // The nearest control with a b_id, if it is inside the element: an outer placement's b_id is not this one's.
+    const control = (event.target as Element | null)?.closest?.(`[${B_ID}]`);
+    const bId = control && element.contains(control) ? control.getAttribute(B_ID) : null;
+    call(() => tracker.clicked(ctx, bId ? { b_id: bId } : undefined));
   };
 
   const arm = () => {
     clearTimeout(timer);
-    timer = undefined;
-    if (inView && doc.visibilityState !== 'hidden' && !seen.has(key)) {
-      timer = setTimeout(() => {
-        timer = undefined;
-        if (seen.has(key)) return;
-        seen.add(key);
-        stopViewing();
-        try {
-          recorder.shown(context);
-        } catch {
-          // As for clicks.
-        }
-      }, minVisibleMs);
-    }
+    timer =
+      inView && doc.visibilityState !== 'hidden' && !seen.has(key)
+        ? setTimeout(() => {
+            if (seen.has(key)) return;
+            seen.add(key);
+            stopViewing();
+            call(() => tracker.shown(ctx));
+          }, 1000)
+        : undefined;
   };
 
   const stopViewing = () => {
     clearTimeout(timer);
     io?.disconnect();
-    io = undefined;
     doc.removeEventListener('visibilitychange', arm);
   };
 
   element.addEventListener('click', onClick);
   if (!seen.has(key)) {
-    const IO = win?.IntersectionObserver;
-    if (!IO) {
-      // Without it there is no honest way to know the element was seen: count nothing.
-      report(new ValidationError('IntersectionObserver', 'is not available: no automatic impressions'));
-    } else {
+    // Without IntersectionObserver there is no honest way to know the element was seen: count nothing.
+    if (!IO) reportTo(opts, 'IntersectionObserver', 'is not available: no automatic impressions');
+    else {
       io = new IO(
         (entries) => {
-          const entry = entries[entries.length - 1]!;
-          const root = entry.rootBounds;
-          const area = entry.intersectionRect.width * entry.intersectionRect.height;
+          const { isIntersecting, intersectionRatio, intersectionRect: rect, rootBounds: root } = entries[entries.length - 1]!;
           inView =
-            entry.isIntersecting &&
-            (entry.intersectionRatio >= threshold ||
+            isIntersecting &&
+            (intersectionRatio >= 0.5 ||
               // A placement taller than the viewport can never be half visible: half the screen will do.
-              (!!root && area >= threshold * root.width * root.height));
+              (!!root && rect.width * rect.height * 2 >= root.width * root.height));
           arm();
         },
         { threshold: [0, 0.25, 0.5, 0.75, 1] },
@@ -152,19 +162,11 @@ export function observe(element: Element, context: ExperienceContext, recorder: 
     }
   }
 
-  let stopped = false;
+  // Idempotent without a flag: both steps may run twice.
   return () => {
-    if (stopped) return;
-    stopped = true;
     stopViewing();
     element.removeEventListener('click', onClick);
   };
-}
-
-/** Options of `autoObserve`: those of `observe`, plus the attribute that carries the context. */
-export interface AutoObserveOptions extends ObserveOptions {
-  /** Attribute holding the experience context as JSON. @default 'data-engage-context' */
-  contextAttribute?: string;
 }
 
 /**
@@ -173,68 +175,50 @@ export interface AutoObserveOptions extends ObserveOptions {
  * node) is not counted twice in one page view. Unreadable JSON is reported through `onError` and
  * that element is skipped.
  *
+ * @param tracker the tracker to record into (any `{ shown, clicked }` recorder)
  * @param root where to look @default document
  * @returns a function that stops everything it started
  * @example
  * // <div data-engage-context='{"cid":"c1","experience":"Hero",...}'>...<a data-engage-b-id="shop">Shop</a></div>
- * const stop = autoObserve(document, tracker);
+ * const stop = autoObserve(tracker);
  */
-export function autoObserve(root: ParentNode | undefined, recorder: Recorder, options: AutoObserveOptions = {}): () => void {
-  root ??= typeof document === 'undefined' ? undefined : document;
-  const MO = root && ((root as Node).ownerDocument ?? (root as Document)).defaultView?.MutationObserver;
-  if (!root || !MO) return noop;
-  const attribute = options.contextAttribute ?? 'data-engage-context';
-  const watched = new Map<Element, { raw: string; stop: () => void }>();
+export function autoObserve(tracker: Recorder, root?: ParentNode | null, options?: ObserveOptions | null): () => void {
+  const opts: ObserveOptions = options ?? {};
+  const at = root ?? (typeof document === 'object' ? document : undefined);
+  const MO = at && ((at as Node).ownerDocument ?? (at as Document)).defaultView?.MutationObserver;
+  if (!MO) return noop;
+  const selector = `[${CONTEXT}]`;
+  // element → [the attribute's text when observed, stop]
+  const watched = new Map<Element, [string, () => void]>();
 
   const start = (element: Element) => {
-    const raw = element.getAttribute(attribute);
+    const raw = element.getAttribute(CONTEXT);
     const current = watched.get(element);
-    if (current && current.raw === raw) return;
-    current?.stop();
+    if (current?.[0] === raw) return;
+    current?.[1]();
     watched.delete(element);
-    if (raw === null) return;
-    let context: unknown;
-    try {
-      context = JSON.parse(raw);
-    } catch {
-      context = undefined;
-    }
-    if (!context || typeof context !== 'object' || Array.isArray(context)) {
-      reportTo(options, new ValidationError(attribute, 'must be the experience context as a JSON object'));
-      return;
-    }
-    watched.set(element, { raw, stop: observe(element, context as ExperienceContext, recorder, options) });
+    // observe reads the attribute, and reports it when it is not a JSON object.
+    if (raw !== null) watched.set(element, [raw, observe(tracker, element, undefined, opts)]);
   };
-  const scan = (node: Node) => {
-    if (node.nodeType !== 1) return;
-    if ((node as Element).hasAttribute(attribute)) start(node as Element);
-    (node as Element).querySelectorAll(`[${attribute}]`).forEach(start);
-  };
-  const prune = () => {
-    for (const [element, entry] of watched) {
-      if (!element.isConnected) {
-        entry.stop();
-        watched.delete(element);
-      }
-    }
+  const scan = (node: Node | ParentNode) => {
+    if ((node as Element).matches?.(selector)) start(node as Element);
+    (node as Element).querySelectorAll?.(selector).forEach(start);
   };
 
   const mo = new MO((records) => {
-    let removed = false;
     for (const record of records) {
       if (record.type === 'attributes') start(record.target as Element);
       record.addedNodes.forEach(scan);
-      removed ||= record.removedNodes.length > 0;
     }
-    if (removed) prune();
+    // Placements taken out of the page stop (a handful of entries, so a pass per batch is cheap).
+    watched.forEach(([, stop], element) => element.isConnected || (stop(), watched.delete(element)));
   });
-  mo.observe(root as Node, { childList: true, subtree: true, attributes: true, attributeFilter: [attribute] });
-  (root as Element).querySelectorAll(`[${attribute}]`).forEach(start);
-  if ((root as Element).hasAttribute?.(attribute)) start(root as Element);
+  mo.observe(at as Node, { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT] });
+  scan(at);
 
   return () => {
     mo.disconnect();
-    watched.forEach((entry) => entry.stop());
+    watched.forEach(([, stop]) => stop());
     watched.clear();
   };
 }

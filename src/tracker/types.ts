@@ -20,46 +20,51 @@ export type AttributeValue = string | number | boolean;
 /** Extra event attributes: `b_id` names the clicked control; `svc_` names and context keys are refused. */
 export type ExtraAttributes = Record<string, AttributeValue>;
 
+/** Every option but `endpoint` may be left out, `undefined` or `null`: all three mean the default. */
 export interface TrackerOptions {
   /** The proxy's base URL, e.g. `/engage` or `https://www.example.com/engage`. */
   endpoint: string;
   /** The user's `customer_id`. Events recorded before one is known wait for `identify()`. */
-  customerId?: string;
+  customerId?: string | null;
   /** A flush starts as soon as this many events were recorded since the last one. @default 20 */
-  batchSize?: number;
+  batchSize?: number | null;
   /** Longest time an event waits before a flush, in ms. @default 5000 */
-  flushInterval?: number;
+  flushInterval?: number | null;
   /** Most events kept; beyond it the oldest are dropped and reported. @default 10000 */
-  maxQueueSize?: number;
+  maxQueueSize?: number | null;
   /** Events older than this (ms) are dropped and reported. @default 604800000 (7 days) */
-  maxEventAge?: number;
+  maxEventAge?: number | null;
   /** Largest request body in bytes; also keeps requests under the 64 KiB keepalive cap. @default 60000 */
-  maxRequestBytes?: number;
+  maxRequestBytes?: number | null;
   /** Separates the queues of several apps (or proxies) on one origin. @default 'default' */
-  namespace?: string;
+  namespace?: string | null;
   /** How long IndexedDB may take to open before the tracker carries on from memory, in ms. @default 3000 */
-  storageTimeout?: number;
+  storageTimeout?: number | null;
   /** Receives every error; tracking calls themselves never throw. */
-  onError?: (error: EngageError) => void;
+  onError?: ((error: EngageError) => void) | null;
   /** @default globalThis.fetch */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | null;
   /** Extra request headers (say, a CSRF token your proxy checks). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | null;
   /** Use `include` when the proxy is on another origin and needs the session cookie. @default 'same-origin' */
-  credentials?: RequestCredentials;
+  credentials?: RequestCredentials | null;
 }
 
 export interface Tracker {
-  /** Records an impression; returns the event's `svc_event_uuid`, or `undefined` if the input was refused. */
-  shown(context: ExperienceContext, attributes?: ExtraAttributes): string | undefined;
+  /**
+   * Records an impression; returns the event's `svc_event_uuid`, or `undefined` if the input was
+   * refused. `attributes` may be left out, `undefined` or `null`.
+   */
+  shown(context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined;
   /** Records a click (pass `{ b_id }` to name the control); returns the UUID, or `undefined` if refused. */
-  clicked(context: ExperienceContext, attributes?: ExtraAttributes): string | undefined;
-  /** Sets the customer for this and later events, and for events still waiting for one. */
-  identify(customerId: string): void;
+  clicked(context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined;
+  /**
+   * Sets the customer for this and later events, and for events still waiting for one.
+   * `null`/`undefined` change nothing (say, `identify(session.user?.id)` before sign-in).
+   */
+  identify(customerId: string | null | undefined): void;
   /** Resolves once everything queued at the call is delivered; rejects with the reason it was kept. */
   flush(): Promise<void>;
-  /** Counts an impression after 1 s at ≥50% visibility, and clicks inside; returns a function that stops. */
-  observe(element: Element, context: ExperienceContext): () => void;
   /** Stops recording, clears the buffer, and is remembered across page loads. */
   optOut(): void;
   optIn(): void;
@@ -75,7 +80,7 @@ export interface StoredEvent {
   time: number;
   /** Seconds east of UTC at the event's instant. */
   offset: number;
-  customerId?: string;
+  customerId?: string | null;
   attributes: Record<string, AttributeValue>;
   /** Epoch ms; orders the queue and ages events out. */
   recordedAt: number;

@@ -53,7 +53,7 @@ const context = (n = 1): ExperienceContext => ({
 });
 
 function recorder() {
-  const calls: Array<{ action: 'shown' | 'clicked'; context: ExperienceContext; attributes?: Record<string, unknown> }> = [];
+  const calls: Array<{ action: 'shown' | 'clicked'; context: ExperienceContext; attributes?: Record<string, unknown> | null }> = [];
   const rec: Recorder = {
     shown: (c, a) => (calls.push({ action: 'shown', context: c, attributes: a }), 'uuid'),
     clicked: (c, a) => (calls.push({ action: 'clicked', context: c, attributes: a }), 'uuid'),
@@ -83,7 +83,7 @@ describe('observe: impressions', () => {
   it('counts SHOWN only after one continuous second at 50% or more', () => {
     const { rec, shown } = recorder();
     const el = placement();
-    observe(el, context(), rec);
+    observe(rec, el, context());
     view(el, 0.5);
     vi.advanceTimersByTime(999);
     expect(shown()).toHaveLength(0);
@@ -94,7 +94,7 @@ describe('observe: impressions', () => {
   it('counts nothing for a placement scrolled past quickly', () => {
     const { rec, shown } = recorder();
     const el = placement();
-    observe(el, context(), rec);
+    observe(rec, el, context());
     view(el, 1);
     vi.advanceTimersByTime(600);
     view(el, 0);
@@ -105,7 +105,7 @@ describe('observe: impressions', () => {
   it('restarts the second when visibility drops below half, and ignores 49%', () => {
     const { rec, shown } = recorder();
     const el = placement();
-    observe(el, context(), rec);
+    observe(rec, el, context());
     view(el, 0.75);
     vi.advanceTimersByTime(800);
     view(el, 0.49);
@@ -121,7 +121,7 @@ describe('observe: impressions', () => {
   it('does not count while the tab is hidden, and needs a full second after it shows again', () => {
     const { rec, shown } = recorder();
     const el = placement();
-    observe(el, context(), rec);
+    observe(rec, el, context());
     view(el, 1);
     vi.advanceTimersByTime(900);
     setVisibility('hidden');
@@ -138,7 +138,7 @@ describe('observe: impressions', () => {
     setVisibility('hidden');
     const { rec, shown } = recorder();
     const el = placement();
-    observe(el, context(), rec);
+    observe(rec, el, context());
     view(el, 1);
     vi.advanceTimersByTime(5_000);
     expect(shown()).toHaveLength(0);
@@ -147,7 +147,7 @@ describe('observe: impressions', () => {
   it('counts once per page view, then stops watching visibility', () => {
     const { rec, shown } = recorder();
     const el = placement();
-    observe(el, context(), rec);
+    observe(rec, el, context());
     view(el, 1);
     vi.advanceTimersByTime(1_000);
     view(el, 0);
@@ -160,16 +160,16 @@ describe('observe: impressions', () => {
   it('a second node with the same context (a re-render) is not a second impression; another context is', () => {
     const { rec, shown } = recorder();
     const first = placement();
-    observe(first, context(1), rec);
+    observe(rec, first, context(1));
     view(first, 1);
     vi.advanceTimersByTime(1_000);
     const again = placement();
-    observe(again, context(1), rec);
+    observe(rec, again, context(1));
     view(again, 1);
     vi.advanceTimersByTime(5_000);
     expect(shown()).toHaveLength(1);
     const other = placement();
-    observe(other, context(2), rec);
+    observe(rec, other, context(2));
     view(other, 1);
     vi.advanceTimersByTime(1_000);
     expect(shown().map((c) => c.context.cid)).toEqual(['cid-1', 'cid-2']);
@@ -178,11 +178,11 @@ describe('observe: impressions', () => {
   it('a fresh `seen` set starts a new page view (SPA navigation)', () => {
     const { rec, shown } = recorder();
     const el = placement();
-    observe(el, context(), rec, { seen: new Set() });
+    observe(rec, el, context(), { seen: new Set() });
     view(el, 1);
     vi.advanceTimersByTime(1_000);
     const next = placement();
-    observe(next, context(), rec, { seen: new Set() });
+    observe(rec, next, context(), { seen: new Set() });
     view(next, 1);
     vi.advanceTimersByTime(1_000);
     expect(shown()).toHaveLength(2);
@@ -191,22 +191,22 @@ describe('observe: impressions', () => {
   it('a placement larger than the viewport counts when it covers half the viewport', () => {
     const { rec, shown } = recorder();
     const el = placement();
-    observe(el, context(), rec);
+    observe(rec, el, context());
     // 30% of a 1000×2000 element = 1000×600 px, 75% of the 1000×800 viewport.
     view(el, 0.3, { width: 1000, height: 2000 });
     vi.advanceTimersByTime(1_000);
     expect(shown()).toHaveLength(1);
   });
 
-  it('honours threshold and minVisibleMs', () => {
+  it('the rule is fixed: 50% (49% is not enough) for 1,000 ms (999 is not enough)', () => {
     const { rec, shown } = recorder();
     const el = placement();
-    observe(el, context(), rec, { threshold: 1, minVisibleMs: 2_000 });
-    view(el, 0.9);
+    observe(rec, el, context());
+    view(el, 0.49);
     vi.advanceTimersByTime(3_000);
     expect(shown()).toHaveLength(0);
-    view(el, 1);
-    vi.advanceTimersByTime(1_999);
+    view(el, 0.5);
+    vi.advanceTimersByTime(999);
     expect(shown()).toHaveLength(0);
     vi.advanceTimersByTime(1);
     expect(shown()).toHaveLength(1);
@@ -215,7 +215,7 @@ describe('observe: impressions', () => {
   it('stop() cancels a pending impression and clicks', () => {
     const { rec, calls } = recorder();
     const el = placement();
-    const stop = observe(el, context(), rec);
+    const stop = observe(rec, el, context());
     view(el, 1);
     vi.advanceTimersByTime(500);
     stop();
@@ -231,7 +231,7 @@ describe('observe: impressions', () => {
     const errors: Error[] = [];
     const { rec, calls } = recorder();
     const el = placement();
-    observe(el, context(), rec, { onError: (e) => errors.push(e) });
+    observe(rec, el, context(), { onError: (e) => errors.push(e) });
     el.querySelector('button')!.click();
     expect(errors.map((e) => e.message)).toEqual(['IntersectionObserver: is not available: no automatic impressions']);
     expect(calls.map((c) => c.action)).toEqual(['clicked']);
@@ -240,9 +240,58 @@ describe('observe: impressions', () => {
   it('bad element: reported, not thrown', () => {
     const errors: Array<{ field: string }> = [];
     const { rec } = recorder();
-    const stop = observe(null as unknown as Element, context(), rec, { onError: (e) => errors.push(e as never) });
+    const stop = observe(rec, null as unknown as Element, context(), { onError: (e) => errors.push(e as never) });
     expect(() => stop()).not.toThrow();
     expect(errors[0]!.field).toBe('element');
+  });
+});
+
+describe('observe: null and undefined mean "not given"', () => {
+  it('reads the context from data-engage-context when it is null or undefined; null options are the defaults', () => {
+    for (const given of [null, undefined]) {
+      const { rec, shown } = recorder();
+      const el = placement();
+      el.setAttribute('data-engage-context', JSON.stringify(context(5)));
+      observe(rec, el, given, null);
+      view(el, 1);
+      vi.advanceTimersByTime(1_000);
+      expect(shown()).toEqual([{ action: 'shown', context: context(5), attributes: undefined }]);
+    }
+  });
+
+  it('no context and no readable attribute: reported naming the field and the rule, nothing observed', () => {
+    const errors: Array<{ field: string; rule: string }> = [];
+    const { rec, calls } = recorder();
+    const el = placement();
+    const stop = observe(rec, el, undefined, { onError: (e) => errors.push(e as never) });
+    el.setAttribute('data-engage-context', '{oops');
+    observe(rec, el, null, { onError: (e) => errors.push(e as never) });
+    el.querySelector('button')!.click();
+    expect(() => stop()).not.toThrow();
+    expect(errors).toMatchObject([
+      { field: 'data-engage-context', rule: 'must be the experience context as a JSON object' },
+      { field: 'data-engage-context', rule: 'must be the experience context as a JSON object' },
+    ]);
+    expect(calls).toEqual([]);
+  });
+
+  it('without onError, bad input is a console warning, not a throw', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { rec } = recorder();
+    expect(() => observe(rec, null as unknown as Element)).not.toThrow();
+    expect(warn).toHaveBeenCalledWith('engage-sdk: element: must be a DOM Element');
+    warn.mockRestore();
+  });
+
+  it('autoObserve takes null root and options as document and the defaults', async () => {
+    const { rec, shown } = recorder();
+    const el = document.createElement('div');
+    el.setAttribute('data-engage-context', JSON.stringify(context(6)));
+    document.body.append(el);
+    autoObserve(rec, null, null);
+    view(el, 1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(shown().map((c) => c.context.cid)).toEqual(['cid-6']);
   });
 });
 
@@ -251,7 +300,7 @@ describe('observe: clicks', () => {
     const outer = placement('<section data-engage-b-id="outer"><div id="p"><button data-engage-b-id="buy"><span>Buy</span></button><a href="#x">More</a></div></section>');
     const el = outer.querySelector('#p')!;
     const { rec, clicks } = recorder();
-    observe(el, context(), rec);
+    observe(rec, el, context());
     (el.querySelector('span') as HTMLElement).click();
     (el.querySelector('a') as HTMLElement).click();
     expect(clicks()).toEqual([
@@ -263,14 +312,14 @@ describe('observe: clicks', () => {
 
   it('a throwing recorder does not break the page', () => {
     const el = placement();
-    observe(el, context(), {
+    observe({
       shown: () => {
         throw new Error('boom');
       },
       clicked: () => {
         throw new Error('boom');
       },
-    });
+    }, el, context());
     expect(() => el.querySelector('button')!.click()).not.toThrow();
     view(el, 1);
     expect(() => vi.advanceTimersByTime(1_000)).not.toThrow();
@@ -290,7 +339,7 @@ describe('autoObserve', () => {
     const { rec, shown, clicks } = recorder();
     const first = tag(context(1));
     document.body.append(first);
-    autoObserve(document, rec);
+    autoObserve(rec, document);
     const later = document.createElement('section');
     later.append(tag(context(2)));
     document.body.append(later);
@@ -308,7 +357,7 @@ describe('autoObserve', () => {
     const { rec, shown } = recorder();
     const first = tag(context(1));
     document.body.append(first);
-    autoObserve(document, rec);
+    autoObserve(rec, document);
     view(first, 1);
     await vi.advanceTimersByTimeAsync(1_000);
     const replacement = tag(context(1), '<p>re-rendered</p>');
@@ -325,7 +374,7 @@ describe('autoObserve', () => {
     document.body.append(tag('{not json'), tag('[1,2]'));
     const good = tag(context(3));
     document.body.append(good);
-    expect(() => autoObserve(document, rec, { onError: (e) => errors.push(e as never) })).not.toThrow();
+    expect(() => autoObserve(rec, document, { onError: (e) => errors.push(e as never) })).not.toThrow();
     expect(errors).toHaveLength(2);
     expect(errors[0]).toMatchObject({ field: 'data-engage-context', rule: 'must be the experience context as a JSON object' });
     view(good, 1);
@@ -337,7 +386,7 @@ describe('autoObserve', () => {
     const { rec, shown, clicks } = recorder();
     const el = tag(context(1));
     document.body.append(el);
-    autoObserve(document, rec);
+    autoObserve(rec, document);
     el.setAttribute('data-engage-context', JSON.stringify(context(4)));
     await flushMutations();
     view(el, 1);
@@ -354,7 +403,7 @@ describe('autoObserve', () => {
     const { rec, calls } = recorder();
     const el = tag(context(1));
     document.body.append(el);
-    const stop = autoObserve(document, rec);
+    const stop = autoObserve(rec, document);
     stop();
     document.body.append(tag(context(2)));
     await flushMutations();

@@ -4,6 +4,6 @@ import { autoObserve } from '../../src/tracker/observe';
 
 it('autoObserve without a DOM returns a harmless stop()', () => {
   expect(typeof document).toBe('undefined');
-  const stop = autoObserve(undefined, { shown: () => undefined, clicked: () => undefined });
+  const stop = autoObserve({ shown: () => undefined, clicked: () => undefined });
   expect(() => stop()).not.toThrow();
 });

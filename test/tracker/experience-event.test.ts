@@ -76,8 +76,8 @@ describe('buildEvent', () => {
     [context, { when: new Date(0) }, 'attributes.when', 'must be a string, finite number or boolean'],
     [context, { n: Number.NaN }, 'attributes.n', 'must be a string, finite number or boolean'],
     [context, { big: 'x'.repeat(513) }, 'attributes.big', 'must be at most 512 characters'],
-    [context, { ['k'.repeat(201)]: 1 }, `attributes.${'k'.repeat(201)}`, 'name must be at most 200 characters'],
-    [context, { '': 1 }, 'attributes', 'names must not be empty'],
+    [context, { ['k'.repeat(201)]: 1 }, `attributes.${'k'.repeat(201)}`, 'name must be 1 to 200 characters'],
+    [context, { '': 1 }, 'attributes.', 'name must be 1 to 200 characters'],
     [context, JSON.parse('{"__proto__": "x"}'), 'attributes.__proto__', 'must not replace a context field'],
     [context, Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`a${i}`, i])), 'attributes', 'must have at most 100 entries'],
   ])('refuses %#: %s / %s → %s %s', (ctx, extra, field, rule) => {

@@ -95,6 +95,73 @@ describe('createTracker', () => {
     expect(delivered()).toEqual([good]);
   });
 
+  it('takes null and undefined for every optional argument as "not given", and delivers', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const tracker = make();
+    const ids = [
+      tracker.shown(context, null),
+      tracker.shown(context, undefined),
+      tracker.clicked(context, null),
+      tracker.clicked(context, undefined),
+    ];
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    tracker.identify(null);
+    tracker.identify(undefined);
+    await tracker.flush();
+    expect(delivered()).toEqual(ids);
+    // identify(null) kept the customer; nothing was refused.
+    expect(sent[0]!.body.elements.map((e) => e.customer_id)).toEqual(['u-1']);
+    expect(errors).toEqual([]);
+    expect(warn).not.toHaveBeenCalled();
+    const actions = sent[0]!.body.elements[0]!.actions as unknown as Array<{ attributes: Record<string, unknown> }>;
+    expect(actions.map((a) => a.attributes)).toEqual([context, context, context, context]);
+  });
+
+  it('takes null and undefined options as the defaults (onError: undefined, batchSize: null, …)', async () => {
+    const tracker = createTracker({
+      endpoint: 'https://shop.test/engage',
+      customerId: 'u-2',
+      fetch: fetchStub as typeof fetch,
+      onError: undefined,
+      batchSize: null,
+      flushInterval: null,
+      maxQueueSize: null,
+      maxEventAge: null,
+      maxRequestBytes: null,
+      namespace: null,
+      storageTimeout: null,
+      headers: null,
+      credentials: null,
+    });
+    trackers.push(tracker);
+    const id = tracker.shown(context, null)!;
+    await tracker.flush();
+    expect(delivered()).toEqual([id]);
+    expect(fetchStub.mock.calls[0]![1]).toMatchObject({ credentials: 'same-origin', headers: { 'content-type': 'application/json' } });
+    const second = createTracker({ endpoint: 'https://shop.test/engage', customerId: null, fetch: fetchStub as typeof fetch, onError: null });
+    trackers.push(second);
+    expect(typeof second.shown(context)).toBe('string');
+    await expect(second.flush()).rejects.toMatchObject({ field: 'customerId' }); // waits for identify(), as if not given
+  });
+
+  it('still refuses a string or other non-object for attributes, and records nothing for it', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const tracker = make();
+    expect(tracker.shown(context, 'b_id' as never)).toBeUndefined();
+    expect(tracker.clicked(context, 42 as never)).toBeUndefined();
+    expect(tracker.clicked(context, ['x'] as never)).toBeUndefined();
+    tracker.identify(7 as never);
+    expect(errors.map((e) => e.message)).toEqual([
+      'attributes: must be an object',
+      'attributes: must be an object',
+      'attributes: must be an object',
+      'customerId: must be a non-empty string',
+    ]);
+    const id = tracker.shown(context)!;
+    await tracker.flush();
+    expect(delivered()).toEqual([id]);
+  });
+
   it('survives a throwing onError', async () => {
     const tracker = createTracker({ endpoint: '/e', fetch: fetchStub as typeof fetch, onError: () => { throw new Error('host bug'); } });
     trackers.push(tracker);
@@ -305,17 +372,13 @@ describe('storage failures at runtime', () => {
   });
 });
 
-describe('flush lease without Web Locks', () => {
-  it('lets one tab hold it until it expires', async () => {
-    const { createEventQueue } = await import('../../src/tracker/event-queue');
-    const queue = createEventQueue('lease-test', 1_000, () => {});
-    expect(await queue.lease('tab-a', 60_000)).toBe(true);
-    expect(await queue.lease('tab-b', 60_000)).toBe(false);
-    expect(await queue.lease('tab-a', 60_000)).toBe(true); // renewal by its holder
-    expect(await queue.lease('tab-a', 0)).toBe(true); // released (expired at once)
-    expect(await queue.lease('tab-b', 50)).toBe(true);
-    expect(await queue.lease('tab-a', 60_000)).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 80)); // tab-b "died": its lease runs out
-    expect(await queue.lease('tab-a', 60_000)).toBe(true);
+describe('without Web Locks', () => {
+  it('each tab delivers on its own: two trackers on one queue flushing at once lose nothing', async () => {
+    expect((navigator as Navigator & { locks?: unknown }).locks).toBeFalsy(); // happy-dom has none
+    const a = make({ namespace: 'shared' });
+    const b = make({ namespace: 'shared' });
+    const ids = [a.shown(context)!, b.shown(context)!, a.clicked(context)!, b.clicked(context)!];
+    await Promise.all([a.flush(), b.flush()]);
+    expect(new Set(delivered())).toEqual(new Set(ids));
   });
 });

@@ -130,3 +130,23 @@ test('user_timezone_offset is the browser zone in seconds east (Kathmandu, +05:4
   expect((await received(stack)).events[0]!.user_timezone_offset).toBe(20_700);
   await context.close();
 });
+
+test('null and undefined for optional arguments mean "not given": every call recorded and delivered', async ({ page }) => {
+  // onError: undefined and null options, as loose JavaScript callers pass them.
+  await openTracker(page, stack, { customerId: 'user-null', onError: undefined, batchSize: null, flushInterval: null, namespace: 'nulls' });
+  const ids = await page.evaluate(async () => {
+    const w = window as unknown as {
+      tracker: { shown(c: unknown, a?: unknown): string; clicked(c: unknown, a?: unknown): string; identify(id: unknown): void; flush(): Promise<void> };
+      experience(n: number): unknown;
+    };
+    const context = w.experience(1);
+    const recorded = [w.tracker.shown(context, null), w.tracker.shown(context, undefined), w.tracker.clicked(context, null), w.tracker.clicked(context, undefined)];
+    w.tracker.identify(null);
+    await w.tracker.flush();
+    return recorded;
+  });
+  expect(ids.every((id) => typeof id === 'string' && id.length === 36)).toBe(true);
+  const { events } = await received(stack);
+  expect(events.map((event) => event.svc_event_uuid).sort()).toEqual([...ids].sort());
+  expect(events.every((event) => event.customer_id === 'user-null' && event.attributes.cid === 'cid-1')).toBe(true);
+});
