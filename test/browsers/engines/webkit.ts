@@ -1,0 +1,125 @@
+// WebKit (Safari's engine) as WebKitGTK: Debian's WebKitWebDriver driving MiniBrowser over W3C
+// WebDriver (webdriverio, classic protocol). MiniBrowser has no headless mode, so it gets its own
+// Xvfb display; the driver and Xvfb are our child processes and are stopped by pid on close.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { remote } from 'webdriverio';
+import { type Engine, type EnginePage, requireBinary } from '../engine';
+
+const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
+const MINIBROWSER = process.env.WEBKIT_MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+const INSTALL = 'apt-get update && apt-get install -y --no-install-recommends webkit2gtk-driver xvfb';
+
+export async function launchWebKit(): Promise<Engine> {
+  requireBinary(DRIVER, 'WebKitWebDriver', INSTALL);
+  requireBinary(MINIBROWSER, 'MiniBrowser (WebKitGTK)', INSTALL);
+  requireBinary('/usr/bin/Xvfb', 'Xvfb', INSTALL);
+  const children: ChildProcess[] = [];
+  const stop = () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL'));
+  try {
+    const display = await startXvfb(children);
+    const port = await freePort();
+    // As root, WebKit's bubblewrap sandbox cannot start and the session hangs instead of failing.
+    const env = { ...process.env, DISPLAY: display, WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS: '1' };
+    const driver = spawn(DRIVER, [`--port=${port}`, '--host=127.0.0.1'], { env, stdio: 'ignore' });
+    children.push(driver);
+    await waitForDriver(port);
+    const browser = await remote({
+      hostname: '127.0.0.1',
+      port,
+      logLevel: 'error',
+      connectionRetryTimeout: 60_000,
+      capabilities: {
+        'wdio:enforceWebDriverClassic': true,
+        'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+      } as WebdriverIO.Capabilities,
+    });
+    const caps = browser.capabilities as { browserName?: string; browserVersion?: string };
+    // One current window per WebDriver session: tab commands are serialized and switch first.
+    let chain: Promise<unknown> = Promise.resolve();
+    let current = await browser.getWindowHandle();
+    let first: string | undefined = current;
+    const serial = <T>(handle: string, work: () => Promise<T>): Promise<T> => {
+      const next = chain.then(async () => {
+        if (current !== handle) {
+          await browser.switchToWindow(handle);
+          current = handle;
+        }
+        return work();
+      });
+      chain = next.catch(() => {});
+      return next;
+    };
+    return {
+      name: 'webkit',
+      version: `WebKitGTK ${caps.browserVersion ?? '?'} (${caps.browserName ?? 'MiniBrowser'})`,
+      async newPage(): Promise<EnginePage> {
+        let handle = first;
+        first = undefined;
+        if (!handle) {
+          handle = await serial(current, async () => (await browser.createWindow('tab')).handle);
+        }
+        const h = handle;
+        return {
+          goto: (url) => serial(h, () => browser.url(url)).then(() => {}),
+          evaluate: (fn, arg) => serial(h, () => browser.execute(fn as never, arg as never)) as never,
+          reload: () => serial(h, () => browser.refresh()).then(() => {}),
+          click: (selector) => serial(h, async () => (await browser.$(selector)).click()),
+          close: () =>
+            serial(h, async () => {
+              await browser.closeWindow();
+              const [rest] = await browser.getWindowHandles();
+              if (rest) await browser.switchToWindow(rest);
+              current = rest ?? '';
+            }),
+        };
+      },
+      async close() {
+        await browser.deleteSession().catch(() => {});
+        stop();
+      },
+    };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
+
+/** Xvfb on the first free display (it writes the number to fd 3 once it accepts clients). */
+function startXvfb(children: ChildProcess[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const xvfb = spawn('/usr/bin/Xvfb', ['-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', '1280x1024x24'], {
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+    });
+    children.push(xvfb);
+    let out = '';
+    xvfb.stdio[3]!.on('data', (chunk: Buffer) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(`:${out.trim()}`);
+    });
+    xvfb.once('exit', (code) => reject(new Error(`Xvfb exited (${code}) before it was ready`)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+async function waitForDriver(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/status`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`WebKitWebDriver did not answer on 127.0.0.1:${port}`);
+}
