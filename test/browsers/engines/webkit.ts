@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { remote } from 'webdriverio';
-import { type Engine, type EnginePage, requireBinary } from '../engine';
+import { type Engine, type EnginePage, requireBinary, until } from '../engine';
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 const MINIBROWSER = process.env.WEBKIT_MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
@@ -31,14 +31,16 @@ export async function launchWebKit(): Promise<Engine> {
       connectionRetryTimeout: 60_000,
       capabilities: {
         'wdio:enforceWebDriverClassic': true,
-        'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+        'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation', '--javascript-can-open-windows-automatically=true'] },
       } as WebdriverIO.Capabilities,
     });
     const caps = browser.capabilities as { browserName?: string; browserVersion?: string };
     // One current window per WebDriver session: tab commands are serialized and switch first.
     let chain: Promise<unknown> = Promise.resolve();
-    let current = await browser.getWindowHandle();
-    let first: string | undefined = current;
+    // The window the session opened with is never used nor closed: closing a session's last
+    // window ends the session. Each page is a window of its own (a background tab is hidden).
+    const home = await browser.getWindowHandle();
+    let current = home;
     const serial = <T>(handle: string, work: () => Promise<T>): Promise<T> => {
       const next = chain.then(async () => {
         if (current !== handle) {
@@ -54,12 +56,15 @@ export async function launchWebKit(): Promise<Engine> {
       name: 'webkit',
       version: `WebKitGTK ${caps.browserVersion ?? '?'} (${caps.browserName ?? 'MiniBrowser'})`,
       async newPage(): Promise<EnginePage> {
-        let handle = first;
-        first = undefined;
-        if (!handle) {
-          handle = await serial(current, async () => (await browser.createWindow('tab')).handle);
-        }
-        const h = handle;
+        // Opened by script, so that the page may close itself later (WebKit lets only such
+        // windows call window.close()): the close a user makes, with pagehide and keepalive
+        // requests. WebDriver's Close Window tears the page down without either.
+        const h = await serial(home, async () => {
+          const before = await browser.getWindowHandles();
+          await browser.execute(() => void window.open('about:blank', '_blank'));
+          const handles = await until(() => browser.getWindowHandles(), (all) => all.length > before.length, 10_000, 'the new window');
+          return handles.find((handle) => !before.includes(handle))!;
+        });
         return {
           goto: (url) => serial(h, () => browser.url(url)).then(() => {}),
           evaluate: (fn, arg) => serial(h, () => browser.execute(fn as never, arg as never)) as never,
@@ -67,10 +72,9 @@ export async function launchWebKit(): Promise<Engine> {
           click: (selector) => serial(h, async () => (await browser.$(selector)).click()),
           close: () =>
             serial(h, async () => {
-              await browser.closeWindow();
-              const [rest] = await browser.getWindowHandles();
-              if (rest) await browser.switchToWindow(rest);
-              current = rest ?? '';
+              await browser.execute(() => void setTimeout(() => window.close()));
+              await until(() => browser.getWindowHandles(), (all) => !all.includes(h), 10_000, 'window.close()');
+              current = '';
             }),
         };
       },
