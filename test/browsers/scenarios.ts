@@ -146,13 +146,18 @@ export function describeEngine(name: EngineName): void {
       await delivered('proxy down, then back', ids, Date.now(), 60_000);
     });
 
-    test('a page closed right after recording, requests in flight: all delivered, by it or by the next page', async () => {
+    test('a page closed right after recording, requests in flight: it delivers what it recorded itself', async () => {
       // Slow upstream: what the closing page sends is still in flight when its tab is gone.
       await stack.admin('faults', { body: { latencyMs: 400 } });
       const first = await newPage();
       await openTracker(first, { flushInterval: 60_000, batchSize: 1_000 });
+      // The tracker's start-up delivery is done, so only the close can send what comes next.
+      expect(await flush(first)).toBe('ok');
       const ids = await record(first, 40);
+      // A user's pace: by now IndexedDB has committed the events in every engine.
+      await new Promise((resolve) => setTimeout(resolve, 200));
       const closedAt = Date.now();
+      const early = stack.arrivals.length;
       await closePage(first);
       // What the closing page sent itself (pagehide/visibilitychange + keepalive), before any other page runs.
       let byClosingPage = 0;
@@ -161,16 +166,14 @@ export function describeEngine(name: EngineName): void {
         const { unique } = await stack.received();
         if (unique > byClosingPage) [byClosingPage, lastAt] = [unique, Date.now()];
       }
-      const sentOnClose = stack.arrivals.length;
-      const note = `${byClosingPage}/40 sent by the closing page (${sentOnClose} request(s)), the rest by the next page`;
-      if (byClosingPage === ids.length) {
-        const row = await delivered('page closed after recording', ids, closedAt, 45_000, note);
-        row.ms = lastAt - closedAt;
-        return;
-      }
+      const note = `${byClosingPage}/40 by the closing page itself (${stack.arrivals.length - early} request(s))`;
+      // Whatever happens, the next page delivers the rest: nothing is lost.
       const next = await newPage();
       await openTracker(next);
-      await delivered('page closed after recording', ids, closedAt, 45_000, note);
+      const row = await delivered('page closed after recording', ids, closedAt, 45_000, note);
+      if (byClosingPage === ids.length) row.ms = lastAt - closedAt;
+      // And the closing page did not leave them waiting for a next visit that may never come.
+      expect(byClosingPage).toBe(ids.length);
     });
 
     test('4 tabs recording 250 each at once: 1,000 delivered, none twice', async () => {
@@ -256,8 +259,8 @@ export function describeEngine(name: EngineName): void {
       type TagWin = Window & { engageReady?: boolean; visibleAt?: number; calls: Array<{ method: string; experience: string; at: number }>; engageErrors: string[] };
       const page = await newPage();
       await page.goto(`${stack.url}/test/browsers/pages/script-tag.html`);
-      const read = () => page.evaluate(() => ({ ready: (window as unknown as TagWin).engageReady === true, visibleAt: (window as unknown as TagWin).visibleAt, calls: (window as unknown as TagWin).calls }));
-      const { calls, visibleAt } = await until(read, (state) => state.calls.some((call) => call.method === 'shown'), 15_000, 'the impression');
+      const read = () => page.evaluate(() => ({ ready: (window as unknown as TagWin).engageReady === true, visibleAt: (window as unknown as TagWin).visibleAt, seenAt: (window as unknown as { seenAt?: number }).seenAt, calls: (window as unknown as TagWin).calls }));
+      const { calls, visibleAt, seenAt } = await until(read, (state) => state.calls.some((call) => call.method === 'shown'), 15_000, 'the impression');
       const shown = calls.find((call) => call.method === 'shown')!;
       expect(shown.experience).toBe('Hero');
       expect(visibleAt).toBeDefined();
@@ -278,7 +281,7 @@ export function describeEngine(name: EngineName): void {
       // The placement below the fold was never seen: no impression for it.
       expect((await read()).calls.filter((call) => call.experience === 'Below the fold')).toEqual([]);
       expect(await page.evaluate(() => (window as unknown as TagWin).engageErrors)).toEqual([]);
-      rows.push({ scenario: 'script tag: impression + click', delivered: events.length, recorded: 2, duplicates, ms, note: `impression ${waited} ms after half in view` });
+      rows.push({ scenario: 'script tag: impression + click', delivered: events.length, recorded: 2, duplicates, ms, note: `impression ${waited} ms after half in view (${Math.round(shown.at - seenAt!)} ms after the observer callback)` });
     });
   });
 }

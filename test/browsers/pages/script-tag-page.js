@@ -24,7 +24,7 @@ document.addEventListener(
 );
 addEventListener('DOMContentLoaded', () => {
   const io = new IntersectionObserver((entries) => {
-    for (const entry of entries) if (entry.intersectionRatio >= 0.5 && window.visibleAt === undefined) window.visibleAt = entry.time;
+    for (const entry of entries) if (entry.intersectionRatio >= 0.5 && window.visibleAt === undefined) [window.visibleAt, window.seenAt] = [entry.time, performance.now()];
   }, { threshold: [0, 0.5, 1] });
   io.observe(document.getElementById('hero'));
 });
