@@ -277,7 +277,9 @@ describe('createTracker', () => {
 
   it('on pagehide, beacons what this tab has not seen delivered, stored or not (Firefox cancels keepalive fetches of a closing tab)', async () => {
     // A custom fetch (or headers) cannot go as a beacon; the default transport can.
+    vi.stubGlobal('fetch', fetchStub);
     const tracker = make({ fetch: undefined });
+    await tracker.flush(); // delivery works: not in backoff
     const stored = tracker.shown(context)!;
     await new Promise((resolve) => setTimeout(resolve, 50)); // written to IndexedDB by now
     const fresh = tracker.shown(context)!;
@@ -288,6 +290,7 @@ describe('createTracker', () => {
       window.dispatchEvent(new Event('pageshow'));
     } finally {
       delete (navigator as { sendBeacon?: unknown }).sendBeacon;
+      vi.unstubAllGlobals();
     }
     expect(beacons).toHaveLength(1);
     expect(JSON.parse(beacons[0]!).elements[0].actions.map((event: { svc_event_uuid: string }) => event.svc_event_uuid)).toEqual([stored, fresh]);
