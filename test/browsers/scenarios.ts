@@ -131,7 +131,9 @@ export function describeEngine(name: EngineName): void {
       await stack.admin('faults', { method: 'DELETE' });
       const since = Date.now();
       await openTracker(page);
-      await delivered('reload while upstream fails', ids, since);
+      const row = await delivered('reload while upstream fails', ids, since);
+      // The page that went away during the outage left its events to the next one, not to the proxy's retries.
+      expect(row.duplicates).toBe(0);
     });
 
     test('proxy down, then back: everything recorded meanwhile is delivered', async () => {
@@ -172,8 +174,10 @@ export function describeEngine(name: EngineName): void {
       await openTracker(next);
       const row = await delivered('page closed after recording', ids, closedAt, 45_000, note);
       if (byClosingPage === ids.length) row.ms = lastAt - closedAt;
-      // And the closing page did not leave them waiting for a next visit that may never come.
+      // And the closing page did not leave them waiting for a next visit that may never come,
+      // nor sent them twice (beacon and fetch).
       expect(byClosingPage).toBe(ids.length);
+      expect(row.duplicates).toBe(0);
     });
 
     test('4 tabs recording 250 each at once: 1,000 delivered, none twice', async () => {
@@ -264,10 +268,11 @@ export function describeEngine(name: EngineName): void {
       const shown = calls.find((call) => call.method === 'shown')!;
       expect(shown.experience).toBe('Hero');
       expect(visibleAt).toBeDefined();
-      // Not a timing assertion: the rule itself. Counted only after a full second in view (the
-      // same rendering update starts both observers; 20 ms covers timer and clock coarsening).
+      // Not a timing assertion: the rule itself. Counted only after a full second in view, from
+      // the observer callbacks of the rendering update that saw it (this page's runs first; 10 ms
+      // covers clock coarsening). entry.time is only printed: Firefox stamped it up to 6 ms late.
       const waited = Math.round(shown.at - visibleAt!);
-      expect(waited).toBeGreaterThanOrEqual(980);
+      expect(Math.round(shown.at - seenAt!)).toBeGreaterThanOrEqual(990);
       await page.click('#hero button');
       const since = Date.now();
       await until(() => stack.received(), (r) => r.unique >= 2, 15_000, 'the impression and the click at the emulator');
