@@ -4,8 +4,10 @@
 // meet it (see README "Size"). A size pass took them from 6,191 and 5,438 bytes to 5,954 and
 // 5,193 (own UUID formatter instead of the uuid package, less repeated code); what remains is the
 // feature set itself. These budgets are today's figures plus ~3% headroom, so that growth is a
-// decision, not an accident.
-const BUDGET = { iife: 6_130, trackerOnly: 5_350 };
+// decision, not an accident. Raised by 70 and 80 bytes for what the three engines required (a
+// closing page beacons its undelivered events; an impression waits out a timer Firefox fires
+// early): 6,131 and 5,367 bytes then.
+const BUDGET = { iife: 6_200, trackerOnly: 5_430 };
 const TARGET = 4_096;
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

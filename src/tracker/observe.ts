@@ -105,7 +105,10 @@ export function observe(element: Element, context: ExperienceContext, recorder: 
     clearTimeout(timer);
     timer = undefined;
     if (inView && doc.visibilityState !== 'hidden' && !seen.has(key)) {
-      timer = setTimeout(() => {
+      const end = Date.now() + minVisibleMs;
+      const fire = () => {
+        // Firefox fires timers early (995 ms for 1,000 seen under load): wait out the rest.
+        if (Date.now() < end) return void (timer = setTimeout(fire, end - Date.now()));
         timer = undefined;
         if (seen.has(key)) return;
         seen.add(key);
@@ -115,7 +118,8 @@ export function observe(element: Element, context: ExperienceContext, recorder: 
         } catch {
           // As for clicks.
         }
-      }, minVisibleMs);
+      };
+      timer = setTimeout(fire, minVisibleMs);
     }
   };
 

@@ -280,6 +280,7 @@ describe('createTracker', () => {
     vi.stubGlobal('fetch', fetchStub);
     const tracker = make({ fetch: undefined });
     await tracker.flush(); // delivery works: not in backoff
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the start-up delivery, which would take `stored`
     const stored = tracker.shown(context)!;
     await new Promise((resolve) => setTimeout(resolve, 50)); // written to IndexedDB by now
     const fresh = tracker.shown(context)!;
