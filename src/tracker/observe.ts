@@ -105,10 +105,10 @@ export function observe(element: Element, context: ExperienceContext, recorder: 
     clearTimeout(timer);
     timer = undefined;
     if (inView && doc.visibilityState !== 'hidden' && !seen.has(key)) {
-      const end = Date.now() + minVisibleMs;
+      const end = performance.now() + minVisibleMs;
       const fire = () => {
         // Firefox fires timers early (995 ms for 1,000 seen under load): wait out the rest.
-        if (Date.now() < end) return void (timer = setTimeout(fire, end - Date.now()));
+        if (performance.now() < end) return void (timer = setTimeout(fire, end - performance.now()));
         timer = undefined;
         if (seen.has(key)) return;
         seen.add(key);
