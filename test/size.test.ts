@@ -6,7 +6,7 @@
 // feature set itself. These budgets are today's figures plus ~3% headroom, so that growth is a
 // decision, not an accident. Raised by 70 and 80 bytes for what the three engines required (a
 // closing page beacons its undelivered events; an impression waits out a timer Firefox fires
-// early): 6,131 and 5,367 bytes then.
+// early): 6,142 and 5,377 bytes then.
 const BUDGET = { iife: 6_200, trackerOnly: 5_430 };
 const TARGET = 4_096;
 import { existsSync, readFileSync } from 'node:fs';
