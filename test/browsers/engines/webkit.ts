@@ -1,9 +1,11 @@
 // WebKit (Safari's engine) as WebKitGTK: Debian's WebKitWebDriver driving MiniBrowser over W3C
-// WebDriver (webdriverio, classic protocol). MiniBrowser has no headless mode, so it gets its own
-// Xvfb display; the driver and Xvfb are our child processes and are stopped by pid on close.
+// WebDriver (selenium-webdriver's plain client, on the driver we start ourselves, so
+// selenium-manager never runs or downloads anything). MiniBrowser has no headless mode, so it gets
+// its own Xvfb display; the driver and Xvfb are our child processes and are stopped by pid on close.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { remote } from 'webdriverio';
+import { By, Capabilities, WebDriver } from 'selenium-webdriver';
+import { Executor, HttpClient } from 'selenium-webdriver/http';
 import { type Engine, type EnginePage, requireBinary, until } from '../engine';
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
@@ -24,17 +26,12 @@ export async function launchWebKit(): Promise<Engine> {
     const driver = spawn(DRIVER, [`--port=${port}`, '--host=127.0.0.1'], { env, stdio: 'ignore' });
     children.push(driver);
     await waitForDriver(port);
-    const browser = await remote({
-      hostname: '127.0.0.1',
-      port,
-      logLevel: 'error',
-      connectionRetryTimeout: 60_000,
-      capabilities: {
-        'wdio:enforceWebDriverClassic': true,
-        'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation', '--javascript-can-open-windows-automatically=true'] },
-      } as WebdriverIO.Capabilities,
+    // No browserName: WebKitWebDriver then fails to match the capabilities.
+    const capabilities = new Capabilities({
+      'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation', '--javascript-can-open-windows-automatically=true'] },
     });
-    const caps = browser.capabilities as { browserName?: string; browserVersion?: string };
+    const browser = await WebDriver.createSession(new Executor(new HttpClient(`http://127.0.0.1:${port}`)), capabilities);
+    const caps = await browser.getCapabilities();
     // One current window per WebDriver session: tab commands are serialized and switch first.
     let chain: Promise<unknown> = Promise.resolve();
     // The window the session opened with is never used nor closed: closing a session's last
@@ -44,7 +41,7 @@ export async function launchWebKit(): Promise<Engine> {
     const serial = <T>(handle: string, work: () => Promise<T>): Promise<T> => {
       const next = chain.then(async () => {
         if (current !== handle) {
-          await browser.switchToWindow(handle);
+          await browser.switchTo().window(handle);
           current = handle;
         }
         return work();
@@ -54,32 +51,32 @@ export async function launchWebKit(): Promise<Engine> {
     };
     return {
       name: 'webkit',
-      version: `WebKitGTK ${caps.browserVersion ?? '?'} (${caps.browserName ?? 'MiniBrowser'})`,
+      version: `WebKitGTK ${caps.getBrowserVersion() ?? '?'} (${caps.getBrowserName() ?? 'MiniBrowser'})`,
       async newPage(): Promise<EnginePage> {
         // Opened by script, so that the page may close itself later (WebKit lets only such
         // windows call window.close()): the close a user makes, with pagehide and keepalive
         // requests. WebDriver's Close Window tears the page down without either.
         const h = await serial(home, async () => {
-          const before = await browser.getWindowHandles();
-          await browser.execute(() => void window.open('about:blank', '_blank'));
-          const handles = await until(() => browser.getWindowHandles(), (all) => all.length > before.length, 10_000, 'the new window');
+          const before = await browser.getAllWindowHandles();
+          await browser.executeScript(() => void window.open('about:blank', '_blank'));
+          const handles = await until(() => browser.getAllWindowHandles(), (all) => all.length > before.length, 10_000, 'the new window');
           return handles.find((handle) => !before.includes(handle))!;
         });
         return {
-          goto: (url) => serial(h, () => browser.url(url)).then(() => {}),
-          evaluate: (fn, arg) => serial(h, () => browser.execute(fn as never, arg as never)) as never,
-          reload: () => serial(h, () => browser.refresh()).then(() => {}),
-          click: (selector) => serial(h, async () => (await browser.$(selector)).click()),
+          goto: (url) => serial(h, () => browser.get(url)),
+          evaluate: (fn, arg) => serial(h, () => browser.executeScript(fn as never, arg)) as never,
+          reload: () => serial(h, () => browser.navigate().refresh()),
+          click: (selector) => serial(h, () => browser.findElement(By.css(selector)).click()),
           close: () =>
             serial(h, async () => {
-              await browser.execute(() => void setTimeout(() => window.close()));
-              await until(() => browser.getWindowHandles(), (all) => !all.includes(h), 10_000, 'window.close()');
+              await browser.executeScript(() => void setTimeout(() => window.close()));
+              await until(() => browser.getAllWindowHandles(), (all) => !all.includes(h), 10_000, 'window.close()');
               current = '';
             }),
         };
       },
       async close() {
-        await browser.deleteSession().catch(() => {});
+        await browser.quit().catch(() => {});
         stop();
       },
     };
