@@ -7,7 +7,7 @@
 // and 325 bytes; see README "Size" and `node scripts/size-report.mjs` for what each part costs).
 // The budgets are today's figures plus ~1.5%, so that growth is a decision, not an accident; the
 // targets are printed beside them.
-const BUDGET = { iife: 5_600, trackerOnly: 4_340 };
+const BUDGET = { iife: 5_740, trackerOnly: 4_460 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

@@ -9,6 +9,8 @@ import type { ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerO
 // Browsers cap the bodies of keepalive requests in flight at 64 KiB per page (Fetch spec); a
 // request over the budget fails outright, so larger ones go without keepalive.
 const KEEPALIVE_BUDGET = 60_000;
+// This tab's undelivered events kept for a closing page to send: more never fit the keepalive budget.
+const KEPT_FOR_HIDE = 500;
 const noop = () => {};
 
 /**
@@ -34,6 +36,8 @@ export function createTracker(options: TrackerOptions): Tracker {
   const warned = new Set<string>();
   const inFlight = new Set<string>();
   const listening = new AbortController();
+  // What this tab recorded and has not seen delivered, newest last (objects, not UUID keys: hot path).
+  const mine = new Set<StoredEvent>();
 
   let customerId: string | undefined;
   let destroyed = false;
@@ -80,6 +84,14 @@ export function createTracker(options: TrackerOptions): Tracker {
   const queue = createEventQueue(namespace, options.storageTimeout ?? 3_000, report);
   const take = (events: StoredEvent[], maxBytes = maxRequestBytes) => takeBatch(events, customerId, nowSeconds(), maxBytes);
   const unsent = (events: StoredEvent[]) => events.filter((event) => !inFlight.has(event.uuid));
+  /** Removes events from the queue, and from what a closing page would send. */
+  function done(events: StoredEvent[]): Promise<void> {
+    if (mine.size) {
+      const gone = new Set(events.map((event) => event.uuid));
+      for (const event of mine) if (gone.has(event.uuid)) mine.delete(event);
+    }
+    return queue.remove(events);
+  }
 
   function schedule(delay: number): void {
     if (destroyed) return;
@@ -104,6 +116,8 @@ export function createTracker(options: TrackerOptions): Tracker {
       return refuse(error as ValidationError);
     }
     queue.push(event);
+    mine.add(event);
+    if (mine.size > KEPT_FOR_HIDE) mine.delete(mine.values().next().value!);
     // Scheduling reads the clock: only when it can change something (hot path).
     if (++recordedSinceRun === batchSize) schedule(0);
     else if (timer === undefined) schedule(flushInterval);
@@ -150,7 +164,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     const expired = events.filter((event) => event.recordedAt < oldest).length;
     const dropped = Math.max(expired, events.length - maxQueueSize);
     if (dropped) {
-      await queue.remove(events.slice(0, dropped));
+      await done(events.slice(0, dropped));
       if (expired) report(new DroppedEventsError(expired, 'expired'));
       if (dropped > expired) report(new DroppedEventsError(dropped - expired, 'overflow'));
     }
@@ -198,11 +212,11 @@ export function createTracker(options: TrackerOptions): Tracker {
     if (verdict === 'ok') {
       // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
       failures = 0;
-      return queue.remove(events);
+      return done(events);
     }
     if (verdict === 'split') {
       if (events.length < 2) {
-        await queue.remove(events);
+        await done(events);
         return report(new DroppedEventsError(1, 'rejected', { cause: error }));
       }
       const half = Math.ceil(events.length / 2);
@@ -216,19 +230,40 @@ export function createTracker(options: TrackerOptions): Tracker {
   }
 
   /**
-   * The page may be going away: events whose IndexedDB write may not commit in time are sent now,
-   * with keepalive and within its budget; the rest stays durable for the next page. Runs once per
-   * hide, whether `visibilitychange` or `pagehide` comes first (analytics-next #607, #613).
+   * The page may be going away: what this tab recorded and has not delivered is sent now, with
+   * keepalive and within its budget, written to IndexedDB or not (WebKit commits within ~100 ms,
+   * and a durable event would otherwise wait for a next visit that may never come); the rest stays
+   * durable for the next page, which re-sends what this sent (the proxy answers a repeat from its
+   * UUID memory). Runs once per hide, whether `visibilitychange` or `pagehide` comes first
+   * (analytics-next #607, #613).
    */
   function onHide(): void {
     if (hidden) return;
     hidden = true;
-    let rest = unsent(queue.unsaved());
+    // While the upstream fails, the events wait durably: a request the page cannot follow up would
+    // be retried by the proxy alongside the next page's (WebKit, reload while failing: 187 of 200 twice).
+    let rest = failures ? [] : unsent([...mine]);
     for (let taken; (taken = take(rest)).batch && keepaliveBytes + taken.batch.bytes <= KEEPALIVE_BUDGET; ) {
       rest = taken.rest;
       deliver(taken.batch).catch(noop);
     }
     run(false).catch(noop);
+  }
+
+  /**
+   * The page is unloading. Firefox cancels the keepalive fetches of a tab being closed (153 ESR:
+   * nothing reached the server) while its beacons arrive, so what this tab has not seen delivered
+   * also leaves as a beacon (text/plain, which the proxy accepts). A beacon's answer is never
+   * known: the events stay queued, and a repeat is answered from the proxy's UUID memory.
+   */
+  function onPageHide(): void {
+    const beacon = !options.fetch && !options.headers && typeof navigator !== 'undefined' && navigator.sendBeacon;
+    for (let rest = [...mine], taken; beacon && !failures && (taken = take(rest)).batch; rest = taken.rest) {
+      if (!navigator.sendBeacon(url, taken.batch.body)) break;
+      // Sent: not again by this page's own last delivery run (Chromium: each event twice).
+      taken.batch.events.forEach((event) => mine.delete(event) && inFlight.add(event.uuid));
+    }
+    onHide();
   }
 
   const listen = (target: EventTarget, type: string, handler: () => void) =>
@@ -238,7 +273,7 @@ export function createTracker(options: TrackerOptions): Tracker {
   if (typeof document === 'object') {
     const shown = () => (hidden = false);
     listen(document, 'visibilitychange', () => (document.visibilityState === 'hidden' ? onHide() : shown()));
-    listen(window, 'pagehide', onHide);
+    listen(window, 'pagehide', onPageHide);
     listen(window, 'pageshow', shown);
     listen(window, 'online', () => {
       blockedUntil = 0;
@@ -263,6 +298,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     },
     optOut() {
       consent(true);
+      mine.clear();
       queue.clear().catch(noop);
     },
     optIn: () => consent(false),

@@ -25,8 +25,6 @@ export interface EventQueue {
   read(): Promise<StoredEvent[]>;
   /** Removes these events, by UUID (only the caller that read them, under the flush lock, does this). */
   remove(events: StoredEvent[]): Promise<void>;
-  /** Events not yet safely in IndexedDB: what a closing page must send itself. */
-  unsaved(): StoredEvent[];
   /** Removes every event of the namespace. */
   clear(): Promise<void>;
 }
@@ -163,8 +161,6 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
     },
 
     remove,
-
-    unsaved: () => [...memory],
 
     async clear() {
       memory.clear();

@@ -123,15 +123,19 @@ export function observe(
 
   const arm = () => {
     clearTimeout(timer);
-    timer =
-      inView && doc.visibilityState !== 'hidden' && !seen.has(key)
-        ? setTimeout(() => {
-            if (seen.has(key)) return;
-            seen.add(key);
-            stopViewing();
-            call(() => tracker.shown(ctx));
-          }, 1000)
-        : undefined;
+    timer = undefined;
+    if (inView && doc.visibilityState !== 'hidden' && !seen.has(key)) {
+      const end = performance.now() + 1000;
+      const fire = () => {
+        // Firefox fires timers early (995 ms for 1,000 seen under load): wait out the rest.
+        if (performance.now() < end) return void (timer = setTimeout(fire, end - performance.now()));
+        if (seen.has(key)) return;
+        seen.add(key);
+        stopViewing();
+        call(() => tracker.shown(ctx));
+      };
+      timer = setTimeout(fire, 1000);
+    }
   };
 
   const stopViewing = () => {

@@ -330,7 +330,7 @@ describe('createTracker', () => {
     await vi.waitFor(() => expect(delivered()).toEqual([...first, late]));
   });
 
-  it('sends unsaved events with keepalive when the page is hidden', async () => {
+  it('sends undelivered events with keepalive when the page is hidden', async () => {
     const tracker = make();
     const id = tracker.shown(context)!;
     Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
@@ -340,6 +340,29 @@ describe('createTracker', () => {
     expect(sent).toMatchObject([{ uuids: [id], keepalive: true }]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(delivered()).toEqual([id]); // once: pagehide after visibilitychange adds nothing
+  });
+
+  it('on pagehide, beacons what this tab has not seen delivered, stored or not (Firefox cancels keepalive fetches of a closing tab)', async () => {
+    // A custom fetch (or headers) cannot go as a beacon; the default transport can.
+    vi.stubGlobal('fetch', fetchStub);
+    const tracker = make({ fetch: undefined });
+    await tracker.flush(); // delivery works: not in backoff
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the start-up delivery, which would take `stored`
+    const stored = tracker.shown(context)!;
+    await new Promise((resolve) => setTimeout(resolve, 50)); // written to IndexedDB by now
+    const fresh = tracker.shown(context)!;
+    const beacons: string[] = [];
+    Object.defineProperty(navigator, 'sendBeacon', { value: (_: string, body: string) => beacons.push(body) > 0, configurable: true });
+    try {
+      window.dispatchEvent(new Event('pagehide'));
+      window.dispatchEvent(new Event('pageshow'));
+    } finally {
+      delete (navigator as { sendBeacon?: unknown }).sendBeacon;
+      vi.unstubAllGlobals();
+    }
+    expect(beacons).toHaveLength(1);
+    expect(JSON.parse(beacons[0]!).elements[0].actions.map((event: { svc_event_uuid: string }) => event.svc_event_uuid)).toEqual([stored, fresh]);
+    tracker.destroy();
   });
 
   it('destroy() removes its listeners and timers: nothing is sent afterwards', async () => {

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-// The shared wiring (emulator + one origin serving pages with the proxy at /engage), on the build.
+// The proxy suites' wiring (emulator + one origin serving pages with the proxy at /engage), on the
+// build, and the tracker harness page shared with the engine scenarios (test/browsers/pages).
 import { startStack as start } from '../../../demo/stack.mjs';
 
 export interface Stack {
@@ -32,7 +33,7 @@ export const received = (stack: Stack) => admin<Received>(stack, 'experience-eve
 
 /** Opens the harness page and creates a tracker in it. */
 export async function openTracker(page: Page, stack: Stack, options: Record<string, unknown> = {}): Promise<void> {
-  await page.goto(`${stack.url}/test/e2e/pages/tracker.html`);
+  await page.goto(`${stack.url}/test/browsers/pages/tracker.html`);
   await page.waitForFunction(() => (window as unknown as { harnessReady?: boolean }).harnessReady === true);
   await page.evaluate((o) => (window as unknown as { startTracker(o: unknown): void }).startTracker(o), options);
 }

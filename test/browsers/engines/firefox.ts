@@ -1,0 +1,40 @@
+// Firefox ESR (Debian's firefox-esr) through puppeteer-core over WebDriver BiDi: no geckodriver,
+// no downloaded build. Playwright cannot drive a stock Firefox (it needs its own patched one).
+import puppeteer from 'puppeteer-core';
+import { type Engine, type EnginePage, requireBinary } from '../engine';
+
+export async function launchFirefox(): Promise<Engine> {
+  const executablePath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+  requireBinary(executablePath, 'Firefox ESR', 'apt-get update && apt-get install -y --no-install-recommends firefox-esr');
+  // puppeteer makes a fresh temporary profile per launch and removes it on close.
+  // The pref lets the page close itself: the close a user makes, with pagehide and keepalive
+  // requests (WebDriver BiDi's browsingContext.close discards the tab without either).
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath,
+    headless: true,
+    extraPrefsFirefox: { 'dom.allow_scripts_to_close_windows': true },
+  });
+  // The window the browser opened with stays open and unused: with it, the browser outlives its last test tab.
+  await browser.pages();
+  return {
+    name: 'firefox',
+    version: (await browser.version()).replace(/^firefox\//i, 'Firefox '),
+    async newPage(): Promise<EnginePage> {
+      const page = await browser.newPage();
+      return {
+        goto: async (url) => void (await page.goto(url)),
+        evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
+        reload: async () => void (await page.reload()),
+        click: (selector) => page.click(selector),
+        async close() {
+          const closed = new Promise((resolve) => page.once('close', resolve));
+          await page.evaluate(() => void setTimeout(() => window.close()));
+          await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+          if (!page.isClosed()) throw new Error('Firefox: window.close() did not close the tab');
+        },
+      };
+    },
+    close: () => browser.close(),
+  };
+}

@@ -1,0 +1,60 @@
+// The stack each engine's scenarios run against: the real emulator, and one origin serving the
+// pages with the real proxy at /engage (demo/stack.mjs, on the build). Its switch `down` takes the
+// proxy away the way an outage does (connections reset), which every driver can rely on:
+// WebDriver has no offline mode.
+import { startStack as start } from '../../demo/stack.mjs';
+
+export interface DeliveredEvent {
+  svc_event_uuid: string;
+  customer_id: string;
+  user_timezone_offset: number;
+  action: string;
+  event_time: number;
+  platform: string;
+  attributes: Record<string, unknown>;
+}
+
+export interface Received {
+  unique: number;
+  duplicates: number;
+  events: DeliveredEvent[];
+}
+
+export interface TestStack {
+  url: string;
+  /** While true, every request to /engage is answered with a connection reset. */
+  down: boolean;
+  /** Requests that reached /engage (the proxy or its reset), in order. */
+  arrivals: number[];
+  admin<T = unknown>(path: string, init?: { method?: string; body?: unknown }): Promise<T>;
+  received(): Promise<Received>;
+  close(): Promise<void>;
+}
+
+export async function startTestStack(): Promise<TestStack> {
+  const stack: Partial<TestStack> & { down: boolean; arrivals: number[] } = { down: false, arrivals: [] };
+  const inner = await start({
+    // No per-client budget: these scenarios send more in a minute than one real visitor would.
+    proxy: { rateLimits: { experienceEvents: {} } },
+    intercept: (request: Request) => {
+      if (!new URL(request.url).pathname.startsWith('/engage/')) return undefined;
+      stack.arrivals.push(Date.now());
+      return stack.down ? Response.error() : undefined;
+    },
+  });
+  const admin = async <T,>(path: string, init?: { method?: string; body?: unknown }): Promise<T> => {
+    const response = await fetch(`${inner.emulatorUrl}/_emulator/${path}`, {
+      method: init?.method ?? (init?.body === undefined ? 'GET' : 'POST'),
+      headers: init?.body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: init?.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    if (!response.ok) throw new Error(`emulator admin ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json().catch(() => undefined)) as T;
+  };
+  return Object.assign(stack, {
+    url: inner.url,
+    admin,
+    received: () => admin<Received>('experience-events'),
+    close: () => inner.close(),
+  }) as TestStack;
+}

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+// The same list as ENGINE_NAMES in test/browsers/engine.ts, not imported: loading the seam here
+// would make Vite bundle it (and its driver imports) into the config.
+const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'];
+
+// The browser scenarios, once per engine: test/browsers/<engine>.test.ts. ENGINES=firefox (or a
+// comma list) runs a subset; an unknown name fails instead of quietly running nothing.
+const engines = (process.env.ENGINES ?? ENGINE_NAMES.join(','))
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
+const unknown = engines.filter((name) => !ENGINE_NAMES.includes(name));
+if (unknown.length || !engines.length) throw new Error(`ENGINES: unknown engine(s) ${unknown.join(', ') || '(none)'}; use ${ENGINE_NAMES.join(', ')}`);
+
+export default defineConfig({
+  test: {
+    include: engines.map((name) => `test/browsers/${name}.test.ts`),
+    environment: 'node',
+    // A zone with a quarter-hour offset, for every browser process: +05:45 is 20,700 s east.
+    env: { TZ: 'Asia/Kathmandu' },
+    // One engine at a time: a 2-core machine, and each engine is several processes.
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
+  },
+});
