@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { createEmulator } from '../dist/emulator.js';
 import { createProxy, serve } from '../dist/proxy.js';
+import { experienceBody, ms, percentile as pct } from './experience-request.mjs';
 
 const quick = process.argv.includes('--quick');
 const LATENCY_ROUNDS = quick ? 300 : 1200;
@@ -17,27 +18,7 @@ const WARMUP = quick ? 50 : 200;
 const THROUGHPUT_MS = quick ? 1500 : 3000;
 const CONCURRENCY = 16;
 
-function body(actions = 1) {
-  const now = Math.floor(Date.now() / 1000) - 1;
-  return JSON.stringify({
-    elements: [
-      {
-        customer_id: 'bench-user',
-        user_timezone_offset: 19800,
-        actions: Array.from({ length: actions }, () => ({
-          action: 'SVC_PERSONALIZATION_MESSAGE_SHOWN',
-          svc_event_uuid: crypto.randomUUID(),
-          event_time: now,
-          platform: 'web',
-          attributes: { cid: 'c1', experience: 'Hero', svc_locale_id: '0', svc_variation_id: '2', audience_name: 'All', audience_id: '5A', type: 'Web Personalization' },
-        })),
-      },
-    ],
-  });
-}
-
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const ms = (n) => `${n.toFixed(3)} ms`;
+const body = (actions = 1) => experienceBody(actions);
 
 async function latency() {
   const emulator = createEmulator({});
