@@ -42,10 +42,8 @@ if (typeof document === 'object') {
     }));
     // Everything observation started, so destroy() ends it as it did when observe was the tracker's.
     const stops: Array<() => void> = [];
-    const methods = tracker as unknown as Record<Method, (...args: never[]) => unknown>;
-    for (const method of ['shown', 'clicked', 'identify', 'flush', 'optOut', 'optIn'] as const) {
-      engage[method] = (...args) => methods[method](...args);
-    }
+    // The tracker's methods use no `this`: Engage.shown is tracker.shown itself.
+    Object.assign(engage, tracker);
     // Engage itself is the recorder, so automatic events go through Engage.shown/clicked like manual ones.
     const recorder = engage as unknown as Recorder;
     engage.observe = (element: Element, context?: never) => stops[stops.push(observe(recorder, element, context, { onError })) - 1];
