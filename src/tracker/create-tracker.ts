@@ -177,7 +177,8 @@ export function createTracker(options: TrackerOptions): Tracker {
         headers: { 'content-type': 'application/json', ...options.headers },
         body,
         keepalive,
-        credentials: options.credentials ?? 'same-origin',
+        // null → undefined, which fetch reads as its own default, 'same-origin'.
+        credentials: options.credentials ?? undefined,
       });
       // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
       // response is consumed, and unread 2xx bodies starve every later keepalive request. An error
