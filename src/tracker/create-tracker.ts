@@ -85,7 +85,8 @@ export function createTracker(options: TrackerOptions): Tracker {
     if (destroyed) return;
     // setTimeout fires at once for delays beyond 2^31-1 ms; cap at a day.
     const at = Math.max(Date.now() + Math.min(delay, 864e5), blockedUntil);
-    if (timer !== undefined && due <= at) return;
+    // `due` is Infinity whenever no timer is set.
+    if (due <= at) return;
     clearTimeout(timer);
     due = at;
     timer = setTimeout(() => {
