@@ -3,6 +3,7 @@
 import typescript from '@rollup/plugin-typescript';
 import resolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
+import constToLet from './scripts/const-to-let.mjs';
 
 const ts = (declarations) =>
   typescript({
@@ -33,11 +34,11 @@ export default [
       banner: (chunk) => (chunk.isEntry && chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : ''),
     },
     external: (id) => id.startsWith('node:') || ['idb-keyval', 'prom-client', 'redis'].includes(id),
-    plugins: [ts(true)],
+    plugins: [ts(true), constToLet()],
   },
   {
     input: 'src/iife.ts',
     output: { file: 'dist/engage.iife.js', format: 'iife' },
-    plugins: [resolve({ browser: true }), ts(false), terser({ ecma: 2020, compress: { passes: 2 } })],
+    plugins: [resolve({ browser: true }), ts(false), constToLet(), terser({ ecma: 2020, compress: { passes: 2 } })],
   },
 ];

@@ -16,6 +16,7 @@ import resolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import { rollup } from 'rollup';
 import ts from 'typescript';
+import constToLet from './const-to-let.mjs';
 
 const root = resolvePath(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRIES = {
@@ -62,7 +63,7 @@ async function build(entry) {
   current = entry;
   const bundle = await rollup({
     input: 'entry',
-    plugins: [typescriptFast, resolve({ browser: true }), terser({ ecma: 2020, compress: { passes: 2 } })],
+    plugins: [typescriptFast, constToLet(), resolve({ browser: true }), terser({ ecma: 2020, compress: { passes: 2 } })],
     onwarn: () => {},
   });
   const { output } = await bundle.generate({ format: entry === 'iife' ? 'iife' : 'es', sourcemap: true });
