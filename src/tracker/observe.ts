@@ -34,8 +34,9 @@ export interface ObserveOptions {
 const CONTEXT = 'data-engage-context';
 const B_ID = 'data-engage-b-id';
 
-// Per recorder, so two trackers on one page keep separate page views. Created lazily below.
-let pageViews: WeakMap<Recorder, Set<string>> | undefined;
+// Per recorder, so two trackers on one page keep separate page views. (A WeakMap touches no
+// global: creating it at import is still side-effect free, and pure for tree-shaking.)
+const pageViews = /* @__PURE__ */ new WeakMap<Recorder, Set<string>>();
 
 /**
  * The identity of an impression: the same experience variation for the same audience counts once
@@ -103,7 +104,6 @@ export function observe(
   const ctx = context ?? readContext(element);
   // No context given: the attribute had to hold it (autoObserve, too, leaves reading it to this function).
   if (!ctx) return reportTo(opts, CONTEXT, 'must be the experience context as a JSON object'), noop;
-  pageViews ??= new WeakMap();
   let seen = opts.seen ?? pageViews.get(tracker);
   if (!seen) pageViews.set(tracker, (seen = new Set()));
   const key = impressionKey(ctx);
