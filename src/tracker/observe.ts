@@ -67,9 +67,13 @@ function reportTo(options: ObserveOptions, field: string, rule: string): void {
 
 /** The context carried by `element`'s data-engage-context as a JSON object, or undefined. */
 function readContext(element: Element): ExperienceContext | undefined {
-  let context: unknown;
-  call(() => (context = JSON.parse(element.getAttribute(CONTEXT)!)));
-  return context && typeof context === 'object' && !Array.isArray(context) ? (context as ExperienceContext) : undefined;
+  try {
+    const context: unknown = JSON.parse(element.getAttribute(CONTEXT)!);
+    if (context && typeof context === 'object' && !Array.isArray(context)) return context as ExperienceContext;
+  } catch {
+    // Unreadable JSON: no context; the caller reports it.
+  }
+  return undefined;
 }
 
 /**
