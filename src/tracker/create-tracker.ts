@@ -3,7 +3,7 @@ import { type Batch, takeBatch } from './batch';
 import { createEventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
 import { withFlushLock } from './flush-lock';
-import { classify, parseRetryAfter, retryDelay } from './retry-policy';
+import { classify, HOLD, OK, parseRetryAfter, retryDelay, SPLIT } from './retry-policy';
 import type { ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
 // Browsers cap the bodies of keepalive requests in flight at 64 KiB per page (Fetch spec); a
@@ -197,12 +197,12 @@ export function createTracker(options: TrackerOptions): Tracker {
       events.forEach((event) => inFlight.delete(event.uuid));
     }
     const verdict = classify(status);
-    if (verdict === 'ok') {
+    if (verdict === OK) {
       // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
       failures = 0;
       return queue.remove(events);
     }
-    if (verdict === 'split') {
+    if (verdict === SPLIT) {
       if (events.length < 2) {
         await queue.remove(events);
         return report(new DroppedEventsError(1, 'rejected', { cause: error }));
@@ -213,7 +213,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     }
     failures++;
     blockedUntil = Date.now() + retryDelay(verdict, failures, retryAfterMs);
-    if (failures === 1 || verdict === 'hold') report(error!);
+    if (failures === 1 || verdict === HOLD) report(error!);
     throw error;
   }
 
