@@ -60,10 +60,8 @@ if (typeof document === 'object') {
         // Never throw into the page, even for a misspelt queued call.
       }
     }
-    if (data.autoObserve !== 'false') {
-      const start = () => stops.push(autoObserve(recorder, document, { onError }));
-      if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
-      else start();
-    }
+    // At once, even while the page is still loading: the MutationObserver sees the elements the
+    // parser adds from here on (test/e2e/demo/parse-time.html), so there is no DOMContentLoaded to wait for.
+    if (data.autoObserve !== 'false') stops.push(autoObserve(recorder, document, { onError }));
   }
 }
