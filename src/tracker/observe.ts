@@ -147,7 +147,7 @@ export function observe(
   element.addEventListener('click', onClick);
   if (!seen.has(key)) {
     // Without IntersectionObserver there is no honest way to know the element was seen: count nothing.
-    if (!IO) reportTo(opts, 'IntersectionObserver', 'is not available: no automatic impressions');
+    if (!IO) reportTo(opts, 'IntersectionObserver', 'is not available');
     else {
       io = new IO(
         (entries) => {
