@@ -13,6 +13,11 @@ const ts = (declarations) =>
       : { noEmit: false, declaration: false, outDir: 'dist', rootDir: 'src' },
   });
 
+// Our own minification of the script tag (apps minify the ESM build with their own settings):
+// a third pass, arrows for functions that use no `this` (none of ours is a constructor), and
+// 1/0 for true/false (no boolean of ours reaches a public value or a strict comparison): 14 B gzip.
+export const IIFE_TERSER = { ecma: 2020, compress: { passes: 3, unsafe_arrows: true, booleans_as_integers: true } };
+
 export default [
   {
     input: {
@@ -39,6 +44,6 @@ export default [
   {
     input: 'src/iife.ts',
     output: { file: 'dist/engage.iife.js', format: 'iife' },
-    plugins: [resolve({ browser: true }), ts(false), constToLet(), terser({ ecma: 2020, compress: { passes: 2 } })],
+    plugins: [resolve({ browser: true }), ts(false), constToLet(), terser(IIFE_TERSER)],
   },
 ];

@@ -17,6 +17,7 @@ import terser from '@rollup/plugin-terser';
 import { rollup } from 'rollup';
 import ts from 'typescript';
 import constToLet from './const-to-let.mjs';
+import { IIFE_TERSER } from '../rollup.config.mjs';
 
 const root = resolvePath(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRIES = {
@@ -63,7 +64,7 @@ async function build(entry) {
   current = entry;
   const bundle = await rollup({
     input: 'entry',
-    plugins: [typescriptFast, constToLet(), resolve({ browser: true }), terser({ ecma: 2020, compress: { passes: 2 } })],
+    plugins: [typescriptFast, constToLet(), resolve({ browser: true }), terser(entry === 'iife' ? IIFE_TERSER : { ecma: 2020, compress: { passes: 2 } })],
     onwarn: () => {},
   });
   const { output } = await bundle.generate({ format: entry === 'iife' ? 'iife' : 'es', sourcemap: true });
