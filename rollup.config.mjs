@@ -10,8 +10,13 @@ const ts = (declarations) =>
     tsconfig: './tsconfig.build.json',
     compilerOptions: declarations
       ? { noEmit: false, declaration: true, declarationDir: 'dist', outDir: 'dist', rootDir: 'src' }
-      : { noEmit: false, declaration: false, outDir: 'dist', rootDir: 'src' },
+      : { noEmit: false, declaration: false, outDir: 'dist', rootDir: 'src', target: IIFE_TARGET },
   });
+
+// The script tag is compiled for ES2021, not ES2020: `Engage ||= {}` and `db ??= open()` stay as
+// written instead of being spelled out (13 B gzip). It narrows no support: the tracker already
+// needs `addEventListener(…, { signal })`, which came after logical assignment in every engine.
+export const IIFE_TARGET = 'ES2021';
 
 // Our own minification of the script tag (apps minify the ESM build with their own settings):
 // a third pass, arrows for functions that use no `this` (none of ours is a constructor), and

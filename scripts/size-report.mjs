@@ -17,7 +17,7 @@ import terser from '@rollup/plugin-terser';
 import { rollup } from 'rollup';
 import ts from 'typescript';
 import constToLet from './const-to-let.mjs';
-import { IIFE_TERSER } from '../rollup.config.mjs';
+import { IIFE_TARGET, IIFE_TERSER } from '../rollup.config.mjs';
 
 const root = resolvePath(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRIES = {
@@ -53,7 +53,7 @@ const typescriptFast = {
     if (!id.endsWith('.ts')) return null;
     const out = ts.transpileModule(code, {
       fileName: id,
-      compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext, sourceMap: true, verbatimModuleSyntax: true },
+      compilerOptions: { target: current === 'iife' ? ts.ScriptTarget[IIFE_TARGET] : ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext, sourceMap: true, verbatimModuleSyntax: true },
     });
     return { code: out.outputText.replace(/\/\/# sourceMappingURL=.*$/m, ''), map: out.sourceMapText };
   },
