@@ -67,7 +67,7 @@ async function build(entry) {
     plugins: [typescriptFast, constToLet(), resolve({ browser: true }), terser(entry === 'iife' ? IIFE_TERSER : { ecma: 2020, compress: { passes: 2 } })],
     onwarn: () => {},
   });
-  const { output } = await bundle.generate({ format: entry === 'iife' ? 'iife' : 'es', sourcemap: true });
+  const { output } = await bundle.generate({ format: entry === 'iife' ? 'iife' : 'es', strict: entry !== 'iife', sourcemap: true });
   await bundle.close();
   return output[0];
 }
