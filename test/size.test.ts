@@ -3,12 +3,12 @@
 // Issue 12 asks for ≤ 4,096 B for a bundle importing only createTracker and ≤ 5,120 B for the
 // script tag (automatic tracking included). Viewability moved out of the core (observe is its own
 // export), validation, delivery and the observer were written shorter, the build writes `let` for
-// `const` and the script tag is minified harder: 5,220 → 4,179 and 5,979 → 5,293 bytes. Both
-// targets are still missed, by 83 and 173 bytes; README "Size" says what each part costs and what
+// `const` and the script tag is compiled and minified harder: 5,220 → 4,179 and 5,979 → 5,271
+// bytes. Both targets are still missed, by 83 and 151 bytes; README "Size" says what each part costs and what
 // reaching them would take away (`node scripts/size-report.mjs` prints the parts). The budgets are
 // today's figures plus ~0.5%, so that growth is a decision, not an accident; the targets are
 // printed beside them.
-const BUDGET = { iife: 5_320, trackerOnly: 4_200 };
+const BUDGET = { iife: 5_300, trackerOnly: 4_200 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
