@@ -3,14 +3,25 @@
 import typescript from '@rollup/plugin-typescript';
 import resolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
+import constToLet from './scripts/const-to-let.mjs';
 
 const ts = (declarations) =>
   typescript({
     tsconfig: './tsconfig.build.json',
     compilerOptions: declarations
       ? { noEmit: false, declaration: true, declarationDir: 'dist', outDir: 'dist', rootDir: 'src' }
-      : { noEmit: false, declaration: false, outDir: 'dist', rootDir: 'src' },
+      : { noEmit: false, declaration: false, outDir: 'dist', rootDir: 'src', target: IIFE_TARGET },
   });
+
+// The script tag is compiled for ES2021, not ES2020: `Engage ||= {}` and `db ??= open()` stay as
+// written instead of being spelled out (13 B gzip). It narrows no support: the tracker already
+// needs `addEventListener(…, { signal })`, which came after logical assignment in every engine.
+export const IIFE_TARGET = 'ES2021';
+
+// Our own minification of the script tag (apps minify the ESM build with their own settings):
+// a third pass, arrows for functions that use no `this` (none of ours is a constructor), and
+// 1/0 for true/false (no boolean of ours reaches a public value or a strict comparison): 14 B gzip.
+export const IIFE_TERSER = { ecma: 2020, compress: { passes: 3, unsafe_arrows: true, booleans_as_integers: true } };
 
 export default [
   {
@@ -33,11 +44,13 @@ export default [
       banner: (chunk) => (chunk.isEntry && chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : ''),
     },
     external: (id) => id.startsWith('node:') || ['idb-keyval', 'prom-client', 'redis'].includes(id),
-    plugins: [ts(true)],
+    plugins: [ts(true), constToLet()],
   },
   {
     input: 'src/iife.ts',
-    output: { file: 'dist/engage.iife.js', format: 'iife' },
-    plugins: [resolve({ browser: true }), ts(false), terser({ ecma: 2020, compress: { passes: 2 } })],
+    // No "use strict" prologue (8 B gzip): TypeScript already refuses what strict mode forbids,
+    // class bodies are strict anyway, and no function of ours reads `this`.
+    output: { file: 'dist/engage.iife.js', format: 'iife', strict: false },
+    plugins: [resolve({ browser: true }), ts(false), constToLet(), terser(IIFE_TERSER)],
   },
 ];

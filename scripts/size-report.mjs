@@ -16,6 +16,8 @@ import resolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import { rollup } from 'rollup';
 import ts from 'typescript';
+import constToLet from './const-to-let.mjs';
+import { IIFE_TARGET, IIFE_TERSER } from '../rollup.config.mjs';
 
 const root = resolvePath(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRIES = {
@@ -51,7 +53,7 @@ const typescriptFast = {
     if (!id.endsWith('.ts')) return null;
     const out = ts.transpileModule(code, {
       fileName: id,
-      compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext, sourceMap: true, verbatimModuleSyntax: true },
+      compilerOptions: { target: current === 'iife' ? ts.ScriptTarget[IIFE_TARGET] : ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext, sourceMap: true, verbatimModuleSyntax: true },
     });
     return { code: out.outputText.replace(/\/\/# sourceMappingURL=.*$/m, ''), map: out.sourceMapText };
   },
@@ -62,10 +64,10 @@ async function build(entry) {
   current = entry;
   const bundle = await rollup({
     input: 'entry',
-    plugins: [typescriptFast, resolve({ browser: true }), terser({ ecma: 2020, compress: { passes: 2 } })],
+    plugins: [typescriptFast, constToLet(), resolve({ browser: true }), terser(entry === 'iife' ? IIFE_TERSER : { ecma: 2020, compress: { passes: 2 } })],
     onwarn: () => {},
   });
-  const { output } = await bundle.generate({ format: entry === 'iife' ? 'iife' : 'es', sourcemap: true });
+  const { output } = await bundle.generate({ format: entry === 'iife' ? 'iife' : 'es', strict: entry !== 'iife', sourcemap: true });
   await bundle.close();
   return output[0];
 }

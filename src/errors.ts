@@ -56,11 +56,11 @@ export class HttpError extends EngageError {
     status: number,
     options: { body?: unknown; upstream?: UpstreamErrorDetail; retryAfterMs?: number; message?: string } = {},
   ) {
-    const upstream = options.upstream ?? {};
-    super('ERR_HTTP', options.message ?? `HTTP ${status}${upstream.message ? `: ${upstream.message}` : ''}`);
+    // The client adds the upstream's own message to `message`; composing it here cost every tracker bundle 17 B.
+    super('ERR_HTTP', options.message ?? `HTTP ${status}`);
     this.status = status;
     this.body = options.body;
-    this.upstream = upstream;
+    this.upstream = options.upstream ?? {};
     this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -42,10 +42,8 @@ if (typeof document === 'object') {
     }));
     // Everything observation started, so destroy() ends it as it did when observe was the tracker's.
     const stops: Array<() => void> = [];
-    const methods = tracker as unknown as Record<Method, (...args: never[]) => unknown>;
-    for (const method of ['shown', 'clicked', 'identify', 'flush', 'optOut', 'optIn'] as const) {
-      engage[method] = (...args) => methods[method](...args);
-    }
+    // The tracker's methods use no `this`: Engage.shown is tracker.shown itself.
+    Object.assign(engage, tracker);
     // Engage itself is the recorder, so automatic events go through Engage.shown/clicked like manual ones.
     const recorder = engage as unknown as Recorder;
     engage.observe = (element: Element, context?: never) => stops[stops.push(observe(recorder, element, context, { onError })) - 1];
@@ -62,10 +60,8 @@ if (typeof document === 'object') {
         // Never throw into the page, even for a misspelt queued call.
       }
     }
-    if (data.autoObserve !== 'false') {
-      const start = () => stops.push(autoObserve(recorder, document, { onError }));
-      if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
-      else start();
-    }
+    // At once, even while the page is still loading: the MutationObserver sees the elements the
+    // parser adds from here on (test/e2e/demo/parse-time.html), so there is no DOMContentLoaded to wait for.
+    if (data.autoObserve !== 'false') stops.push(autoObserve(recorder, document, { onError }));
   }
 }

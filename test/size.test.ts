@@ -2,12 +2,14 @@
 //
 // Issue 12 asks for ≤ 4,096 B for a bundle importing only createTracker and ≤ 5,120 B for the
 // script tag (automatic tracking included). Viewability moved out of the core (observe is its own
-// export), idb-keyval and the IndexedDB lease went, validation, delivery and the observer were
-// written shorter: 5,220 → 4,207 and 5,979 → 5,445 bytes. Both targets are still missed (by 111
-// and 325 bytes; see README "Size" and `node scripts/size-report.mjs` for what each part costs).
-// The budgets are today's figures plus ~1.5%, so that growth is a decision, not an accident; the
+// export), validation, delivery and the observer were written shorter, the build writes `let` for
+// `const` and the script tag is compiled and minified harder: 5,220 → 4,179 and 5,979 → 5,271
+// bytes; what Firefox and WebKit required of a closing page then added 141 and 166 (4,320 and
+// 5,437). Both targets are missed, by 224 and 317 bytes; README "Size" says what each part costs
+// and what reaching them would take away (`node scripts/size-report.mjs` prints the parts). The
+// budgets are today's figures plus ~0.5%, so that growth is a decision, not an accident; the
 // targets are printed beside them.
-const BUDGET = { iife: 5_740, trackerOnly: 4_460 };
+const BUDGET = { iife: 5_465, trackerOnly: 4_345 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

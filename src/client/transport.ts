@@ -129,10 +129,12 @@ export function createTransport(options: TransportOptions): Transport {
         body = undefined;
       }
       if (response.ok) return body;
+      const upstream = parseUpstreamError(body);
       throw new HttpError(response.status, {
         body,
-        upstream: parseUpstreamError(body),
+        upstream,
         retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+        message: `HTTP ${response.status}${upstream.message ? `: ${upstream.message}` : ''}`,
       });
     } catch (error) {
       if ((error as EngageError)?.code === 'ERR_HTTP') throw error;

@@ -3,7 +3,7 @@ import { type Batch, takeBatch } from './batch';
 import { createEventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
 import { withFlushLock } from './flush-lock';
-import { classify, parseRetryAfter, retryDelay } from './retry-policy';
+import { classify, HOLD, OK, parseRetryAfter, retryDelay, SPLIT } from './retry-policy';
 import type { ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
 // Browsers cap the bodies of keepalive requests in flight at 64 KiB per page (Fetch spec); a
@@ -97,7 +97,8 @@ export function createTracker(options: TrackerOptions): Tracker {
     if (destroyed) return;
     // setTimeout fires at once for delays beyond 2^31-1 ms; cap at a day.
     const at = Math.max(Date.now() + Math.min(delay, 864e5), blockedUntil);
-    if (timer !== undefined && due <= at) return;
+    // `due` is Infinity whenever no timer is set.
+    if (due <= at) return;
     clearTimeout(timer);
     due = at;
     timer = setTimeout(() => {
@@ -191,7 +192,8 @@ export function createTracker(options: TrackerOptions): Tracker {
         headers: { 'content-type': 'application/json', ...options.headers },
         body,
         keepalive,
-        credentials: options.credentials ?? 'same-origin',
+        // null → undefined, which fetch reads as its own default, 'same-origin'.
+        credentials: options.credentials ?? undefined,
       });
       // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
       // response is consumed, and unread 2xx bodies starve every later keepalive request. An error
@@ -209,12 +211,12 @@ export function createTracker(options: TrackerOptions): Tracker {
       events.forEach((event) => inFlight.delete(event.uuid));
     }
     const verdict = classify(status);
-    if (verdict === 'ok') {
+    if (verdict === OK) {
       // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
       failures = 0;
       return done(events);
     }
-    if (verdict === 'split') {
+    if (verdict === SPLIT) {
       if (events.length < 2) {
         await done(events);
         return report(new DroppedEventsError(1, 'rejected', { cause: error }));
@@ -225,7 +227,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     }
     failures++;
     blockedUntil = Date.now() + retryDelay(verdict, failures, retryAfterMs);
-    if (failures === 1 || verdict === 'hold') report(error!);
+    if (failures === 1 || verdict === HOLD) report(error!);
     throw error;
   }
 

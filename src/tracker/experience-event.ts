@@ -62,7 +62,8 @@ export function buildEvent(
       if (!name || name.length > MAX_NAME_LENGTH) fail(field, `name must be 1 to ${MAX_NAME_LENGTH} characters`);
       // Worded as the upstream words it.
       if (name.startsWith('svc_')) fail(field, 'must not start with svc_ (reserved for the system)');
-      if (name in attributes || name === 'type' || name === '__proto__') fail(field, 'must not replace a context field');
+      // `in` also holds for __proto__ (inherited), which must not be assigned.
+      if (name in attributes || name === 'type') fail(field, 'must not replace a context field');
       attributes[name] =
         typeof value === 'string'
           ? text(field, value)

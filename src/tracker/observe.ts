@@ -34,8 +34,9 @@ export interface ObserveOptions {
 const CONTEXT = 'data-engage-context';
 const B_ID = 'data-engage-b-id';
 
-// Per recorder, so two trackers on one page keep separate page views. Created lazily below.
-let pageViews: WeakMap<Recorder, Set<string>> | undefined;
+// Per recorder, so two trackers on one page keep separate page views. (A WeakMap touches no
+// global: creating it at import is still side-effect free, and pure for tree-shaking.)
+const pageViews = /* @__PURE__ */ new WeakMap<Recorder, Set<string>>();
 
 /**
  * The identity of an impression: the same experience variation for the same audience counts once
@@ -66,9 +67,13 @@ function reportTo(options: ObserveOptions, field: string, rule: string): void {
 
 /** The context carried by `element`'s data-engage-context as a JSON object, or undefined. */
 function readContext(element: Element): ExperienceContext | undefined {
-  let context: unknown;
-  call(() => (context = JSON.parse(element.getAttribute(CONTEXT)!)));
-  return context && typeof context === 'object' && !Array.isArray(context) ? (context as ExperienceContext) : undefined;
+  try {
+    const context: unknown = JSON.parse(element.getAttribute(CONTEXT)!);
+    if (context && typeof context === 'object' && !Array.isArray(context)) return context as ExperienceContext;
+  } catch {
+    // Unreadable JSON: no context; the caller reports it.
+  }
+  return undefined;
 }
 
 /**
@@ -103,7 +108,6 @@ export function observe(
   const ctx = context ?? readContext(element);
   // No context given: the attribute had to hold it (autoObserve, too, leaves reading it to this function).
   if (!ctx) return reportTo(opts, CONTEXT, 'must be the experience context as a JSON object'), noop;
-  pageViews ??= new WeakMap();
   let seen = opts.seen ?? pageViews.get(tracker);
   if (!seen) pageViews.set(tracker, (seen = new Set()));
   const key = impressionKey(ctx);
@@ -147,7 +151,7 @@ export function observe(
   element.addEventListener('click', onClick);
   if (!seen.has(key)) {
     // Without IntersectionObserver there is no honest way to know the element was seen: count nothing.
-    if (!IO) reportTo(opts, 'IntersectionObserver', 'is not available: no automatic impressions');
+    if (!IO) reportTo(opts, 'IntersectionObserver', 'is not available');
     else {
       io = new IO(
         (entries) => {

@@ -137,7 +137,8 @@ describe('createTracker', () => {
     const id = tracker.shown(context, null)!;
     await tracker.flush();
     expect(delivered()).toEqual([id]);
-    expect(fetchStub.mock.calls[0]![1]).toMatchObject({ credentials: 'same-origin', headers: { 'content-type': 'application/json' } });
+    // null credentials are left to fetch's own default ('same-origin'), never passed on as null.
+    expect(fetchStub.mock.calls[0]![1]).toMatchObject({ credentials: undefined, headers: { 'content-type': 'application/json' } });
     const second = createTracker({ endpoint: 'https://shop.test/engage', customerId: null, fetch: fetchStub as typeof fetch, onError: null });
     trackers.push(second);
     expect(typeof second.shown(context)).toBe('string');

@@ -200,3 +200,11 @@ test('script tag: calls made before load are replayed in order; data- options; b
   ]);
   expect(pageErrors).toEqual([]);
 });
+
+test('script tag run in <head> before the body exists: placements the parser adds later are observed', async ({ page }) => {
+  await page.goto(new URL('/test/e2e/demo/parse-time.html', demo.url).href);
+  await page.click('[data-engage-b-id="parsed"]');
+  expect(await flush(page)).toBe('ok');
+  const clicks = delivered('CLICKED');
+  expect(clicks.map((event) => [event.customer_id, event.attributes.cid, event.attributes.b_id])).toEqual([['parse-user', 'c-8', 'parsed']]);
+});
