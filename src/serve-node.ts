@@ -6,6 +6,8 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 export interface ConnectionInfo {
   /** The TCP peer's address (the last hop, not a forwarded header). */
   clientAddress?: string;
+  /** Work that may finish after the response: a Node process lives on, so nothing to hold. */
+  waitUntil?: (work: Promise<unknown>) => void;
 }
 
 /** A Web-standard handler, as returned by `createProxy` and `createEmulator().handler`. */
@@ -73,6 +75,9 @@ export function createNodeMiddleware(handler: Handler): NodeMiddleware {
   };
 }
 
+// Work handed over by a handler must never reject unobserved (the proxy's never does).
+const settle = (work: Promise<unknown>): void => void work.catch(() => {});
+
 async function respond(handler: Handler, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const aborter = new AbortController();
   res.once('close', () => {
@@ -87,7 +92,7 @@ async function respond(handler: Handler, req: IncomingMessage, res: ServerRespon
   });
   let response: Response;
   try {
-    response = await handler(toRequest(req, aborter.signal), { clientAddress: req.socket.remoteAddress });
+    response = await handler(toRequest(req, aborter.signal), { clientAddress: req.socket.remoteAddress, waitUntil: settle });
   } catch {
     // Handlers are written never to throw; this is the last guard, and it says nothing internal.
     response = Response.json({ title: 'ServerError', description: 'Unexpected error' }, { status: 500 });

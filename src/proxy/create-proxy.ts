@@ -225,7 +225,10 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
           break;
         }
         log.forwarded += part.count;
-        await claims.commit(mine);
+        // Until it lands, the claims stand: a concurrent re-send waits rather than forwards.
+        const committing = claims.commit(mine);
+        if (info?.waitUntil) info.waitUntil(committing);
+        else await committing;
       }
       if (claims.pending.length === 0 || Date.now() >= deadline) break;
       await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));

@@ -90,6 +90,13 @@ export type ProxyLogger = (entry: ProxyLogEntry) => void;
 export interface ProxyConnectionInfo {
   /** The TCP peer's address. */
   clientAddress?: string;
+  /**
+   * Keeps work going after the response is sent (a Cloudflare Worker's `ctx.waitUntil`; `serve`
+   * and the Node middleware pass one, since a Node process lives on). The proxy then marks the
+   * events it forwarded as accepted after answering instead of before: one store round trip less
+   * per request. Without it, that write is awaited; until it lands, a concurrent re-send waits.
+   */
+  waitUntil?: (work: Promise<unknown>) => void;
 }
 
 export type ProxyHandler = (request: Request, info?: ProxyConnectionInfo) => Promise<Response>;

@@ -96,6 +96,33 @@ describe('claims', () => {
     expect(await h.upstream.experienceEvents()).toMatchObject({ unique: 50, duplicates: 0 });
   });
 
+  it('with waitUntil, answers before marking the events accepted; a re-send meanwhile still waits, never forwards', async () => {
+    const memory = createMemoryStore();
+    let landed = false;
+    // A store whose accepted marks take 300 ms to land (a slow store round trip).
+    const store = {
+      ...memory,
+      commit: (keys: readonly string[], ttlMs: number) =>
+        new Promise<void>((resolve) => setTimeout(resolve, 300)).then(() => memory.commit(keys, ttlMs)).then(() => void (landed = true)),
+    };
+    h = await harness({ store });
+    const later: Promise<unknown>[] = [];
+    const body = experienceBody(2);
+    const call = () =>
+      h.proxy(new Request(`https://shop.example/engage${XP}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), {
+        clientAddress: '203.0.113.7',
+        waitUntil: (work) => later.push(work),
+      });
+    expect((await call()).status).toBe(200);
+    expect(landed).toBe(false);
+    const again = await call();
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-engage-deduplicated')).toBe('2');
+    await Promise.all(later);
+    expect(landed).toBe(true);
+    expect(await h.upstream.received()).toHaveLength(1);
+  });
+
   it('charges the workspace budget only for what it forwarded', async () => {
     const store = createMemoryStore();
     h = await harness({ store, rateLimits: { experienceEvents: { workspace: [{ limit: 5, windowMs: 60_000 }] } } });
