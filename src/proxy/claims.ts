@@ -53,9 +53,10 @@ export class Claims {
     });
   }
 
-  /** The upstream accepted `uuids`: remember them for the dedup window, ending their claims. */
-  async commit(uuids: readonly string[]): Promise<void> {
-    this.mine = this.mine.filter((uuid) => !uuids.includes(uuid));
+  /** The upstream accepted what this request holds: remember it for the dedup window, ending the claims. */
+  async commit(): Promise<void> {
+    const uuids = this.mine;
+    this.mine = [];
     try {
       await this.store.commit(this.keys(uuids), this.ttl.acceptedMs);
     } catch {

@@ -213,9 +213,8 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
     // claim, so two requests waiting on each other's events cannot deadlock.
     const deadline = Date.now() + config.claimWaitMs;
     for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
-      const mine = claims.mine;
-      if (mine.length > 0) {
-        const part = onlyEvents(body as Record<string, unknown>, new Set(mine));
+      if (claims.mine.length > 0) {
+        const part = onlyEvents(body as Record<string, unknown>, new Set(claims.mine));
         const whole = part.count === units && !changed;
         attempted += part.count;
         result = await send(whole ? read.text : JSON.stringify(part.body));
@@ -226,7 +225,7 @@ async function handle(config: Config, request: Request, info: ProxyConnectionInf
         }
         log.forwarded += part.count;
         // Until it lands, the claims stand: a concurrent re-send waits rather than forwards.
-        const committing = claims.commit(mine);
+        const committing = claims.commit();
         if (info?.waitUntil) info.waitUntil(committing);
         else await committing;
       }
