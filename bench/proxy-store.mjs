@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { createEmulator } from '../dist/emulator.js';
 import { createMemoryStore, createProxy, serve } from '../dist/proxy.js';
 import { connectRedisStore } from '../dist/proxy-redis.js';
-import { experienceBody, ms, percentile as pct } from './experience-request.mjs';
+import { experienceBody, ms, percentile as pct, throughput } from './experience-request.mjs';
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 300 : 1000;
@@ -135,27 +135,9 @@ const beforeReplay = relay.counter.writes;
 for (let i = 0; i < SEQUENTIAL; i++) await (await countedHandler(request(replay), { clientAddress: '127.0.0.1' })).arrayBuffer();
 const replayRoundTrips = (relay.counter.writes - beforeReplay) / SEQUENTIAL;
 
-async function throughput(handler, makeBody) {
-  let done = 0;
-  const until = performance.now() + THROUGHPUT_MS;
-  const cpuStart = process.cpuUsage();
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        const res = await handler(request(makeBody()), { clientAddress: '127.0.0.1' });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`bench: answered ${res.status}`);
-        done++;
-      }
-    }),
-  );
-  const wall = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuStart);
-  return { rps: done / wall, perCpuSecond: done / ((cpu.user + cpu.system) / 1e6) };
-}
-const memoryRps = await throughput(stubbed(createMemoryStore()), () => body());
-const redisRps = await throughput(stubbed(redis.store), () => body());
+const load = { durationMs: THROUGHPUT_MS, concurrency: CONCURRENCY };
+const memoryRps = await throughput('memory store', stubbed(createMemoryStore()), () => request(body()), load);
+const redisRps = await throughput('Redis store', stubbed(redis.store), () => request(body()), load);
 
 console.log(`proxy store bench — Node ${process.version}, ${ROUNDS} rounds of ${EVENTS}-event requests after ${WARMUP} warm-up rounds (HTTP on 127.0.0.1, keep-alive)`);
 console.log('  percentile   direct to emulator   memory store (added)       Redis store (added)');

@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { createEmulator } from '../dist/emulator.js';
 import { createProxy, serve } from '../dist/proxy.js';
-import { experienceBody, ms, percentile as pct } from './experience-request.mjs';
+import { experienceBody, ms, percentile as pct, throughput } from './experience-request.mjs';
 
 const quick = process.argv.includes('--quick');
 const LATENCY_ROUNDS = quick ? 300 : 1200;
@@ -89,26 +89,6 @@ async function latency() {
   return { direct, through, added, httpRps };
 }
 
-async function throughput(label, makeRequest, proxy) {
-  let done = 0;
-  const until = performance.now() + THROUGHPUT_MS;
-  const cpuStart = process.cpuUsage();
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < until) {
-        const res = await proxy(makeRequest(), { clientAddress: '127.0.0.1' });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`bench: ${label} answered ${res.status}`);
-        done++;
-      }
-    }),
-  );
-  const wall = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuStart);
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  return { label, rps: done / wall, perCpuSecond: done / cpuSeconds, done };
-}
 
 async function handlerOnly() {
   const ok = JSON.stringify({ status: 'success', message: 'accepted', req_id: 'BENCH001' });
@@ -121,11 +101,12 @@ async function handlerOnly() {
   });
   const request = (payload) =>
     new Request('http://proxy.local/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
-  const fresh = await throughput('forwarded (1 event, fresh UUID)', () => request(body()), proxy);
-  const batch = await throughput('forwarded (20 events per request)', () => request(body(20)), proxy);
+  const load = { durationMs: THROUGHPUT_MS, concurrency: CONCURRENCY };
+  const fresh = await throughput('forwarded (1 event, fresh UUID)', proxy, () => request(body()), load);
+  const batch = await throughput('forwarded (20 events per request)', proxy, () => request(body(20)), load);
   const replay = body(20);
   await proxy(request(replay));
-  const dedup = await throughput('re-send answered from dedup memory (20 events)', () => request(replay), proxy);
+  const dedup = await throughput('re-send answered from dedup memory (20 events)', proxy, () => request(replay), load);
   return [fresh, batch, dedup];
 }
 
