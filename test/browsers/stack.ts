@@ -42,19 +42,22 @@ export async function startTestStack(): Promise<TestStack> {
       return stack.down ? Response.error() : undefined;
     },
   });
-  const admin = async <T,>(path: string, init?: { method?: string; body?: unknown }): Promise<T> => {
-    const response = await fetch(`${inner.emulatorUrl}/_emulator/${path}`, {
-      method: init?.method ?? (init?.body === undefined ? 'GET' : 'POST'),
-      headers: init?.body === undefined ? undefined : { 'content-type': 'application/json' },
-      body: init?.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    if (!response.ok) throw new Error(`emulator admin ${path}: ${response.status} ${await response.text()}`);
-    return (await response.json().catch(() => undefined)) as T;
-  };
+  const admin = <T,>(path: string, init?: { method?: string; body?: unknown }) => emulatorAdmin<T>(inner.emulatorUrl, path, init);
   return Object.assign(stack, {
     url: inner.url,
     admin,
     received: () => admin<Received>('experience-events'),
     close: () => inner.close(),
   }) as TestStack;
+}
+
+/** Calls the emulator's admin API (`/_emulator/{path}`): GET, or POST when there is a body. */
+export async function emulatorAdmin<T = unknown>(emulatorUrl: string, path: string, init?: { method?: string; body?: unknown }): Promise<T> {
+  const response = await fetch(`${emulatorUrl}/_emulator/${path}`, {
+    method: init?.method ?? (init?.body === undefined ? 'GET' : 'POST'),
+    headers: init?.body === undefined ? undefined : { 'content-type': 'application/json' },
+    body: init?.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!response.ok) throw new Error(`emulator admin ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json().catch(() => undefined)) as T;
 }

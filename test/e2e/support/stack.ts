@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 // The proxy suites' wiring (emulator + one origin serving pages with the proxy at /engage), on the
 // build, and the tracker harness page shared with the engine scenarios (test/browsers/pages).
 import { startStack as start } from '../../../demo/stack.mjs';
+import { emulatorAdmin } from '../../browsers/stack';
 
 export interface Stack {
   url: string;
@@ -19,15 +20,8 @@ export interface Received {
 
 export const startStack = (options: Record<string, unknown> = {}): Promise<Stack> => start(options);
 
-export async function admin<T = unknown>(stack: Stack, path: string, init?: { method?: string; body?: unknown }): Promise<T> {
-  const response = await fetch(`${stack.emulatorUrl}/_emulator/${path}`, {
-    method: init?.method ?? (init?.body === undefined ? 'GET' : 'POST'),
-    headers: init?.body === undefined ? undefined : { 'content-type': 'application/json' },
-    body: init?.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  if (!response.ok) throw new Error(`emulator admin ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json().catch(() => undefined)) as T;
-}
+export const admin = <T = unknown>(stack: Stack, path: string, init?: { method?: string; body?: unknown }): Promise<T> =>
+  emulatorAdmin<T>(stack.emulatorUrl, path, init);
 
 export const received = (stack: Stack) => admin<Received>(stack, 'experience-events');
 
