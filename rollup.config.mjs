@@ -34,7 +34,7 @@ export default [
       // Its own entry: the only module importing `redis` (optional peer), never in a browser bundle.
       'proxy-redis': 'src/proxy/redis.ts',
       emulator: 'src/emulator/index.ts',
-      'proxy-cli': 'src/proxy/cli.ts',
+      'proxy-cli': 'src/proxy/node/cli.ts',
       'emulator-cli': 'src/emulator/cli.ts',
     },
     output: {

@@ -1,9 +1,9 @@
 import { OPERATIONS } from '../upstream/operations';
-import { trustMatcher } from './client-address';
-import { isObject } from './customer';
-import { MAX_RETRY_DELAY_MS } from './forward';
-import { createMemoryStore } from './memory-store';
-import { OPERATION_NAMES, UPSTREAM_ORIGIN, type Route } from './routes';
+import { trustMatcher } from './pipeline/client-address';
+import { isObject } from './pipeline/customer';
+import { MAX_RETRY_DELAY_MS } from './pipeline/forward';
+import { createMemoryStore } from './stores/memory-store';
+import { OPERATION_NAMES, UPSTREAM_ORIGIN, type Route } from './pipeline/routes';
 import type { Operation, ProxyOptions, ProxyStore } from './types';
 
 /** Operations that need the integrator's `authorize` hook. */

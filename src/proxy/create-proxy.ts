@@ -1,17 +1,17 @@
-import { basicAuth } from './basic-auth';
+import { basicAuth } from './pipeline/basic-auth';
 import { ADMIN, configure, SAFE_HEADER_VALUE, type Config } from './config';
-import { forwardedFor } from './client-address';
-import { bindCustomer, isObject } from './customer';
-import { Claims } from './claims';
-import { eventUuids, onlyEvents } from './event-uuids';
-import { errorBody, requestId, type Refusal } from './error-response';
+import { forwardedFor } from './pipeline/client-address';
+import { bindCustomer, isObject } from './pipeline/customer';
+import { Claims } from './pipeline/claims';
+import { eventUuids, onlyEvents } from './pipeline/event-uuids';
+import { errorBody, requestId, type Refusal } from './pipeline/error-response';
 import type { Problem } from '../upstream/problem';
-import { forward, retryAfterSeconds, sleep, type ForwardResult } from './forward';
-import { charge, DEFAULT_RATE_LIMITS, overLimit, release, type LimitCheck } from './rate-limit';
-import { readBody } from './read-body';
-import { matchRoute } from './routes';
+import { forward, retryAfterSeconds, sleep, type ForwardResult } from './pipeline/forward';
+import { charge, DEFAULT_RATE_LIMITS, overLimit, release, type LimitCheck } from './pipeline/rate-limit';
+import { readBody } from './web/read-body';
+import { matchRoute } from './pipeline/routes';
 import type { Operation, ProxyConnectionInfo, ProxyHandler, ProxyKeys, ProxyLogEntry, ProxyOptions } from './types';
-import { validateBody } from './validate';
+import { validateBody } from './pipeline/validate';
 
 /**
  * Creates the proxy: a Web-standard `(request, info?) => Promise<Response>` handler that is the

@@ -2,10 +2,10 @@
 // `default`): the Web-standard handler and its in-memory store. Nothing here imports a Node
 // built-in or a package; the Node extras (serve, middleware, metrics) are in ./node.ts.
 export { createProxy } from './create-proxy';
-export { createMemoryStore } from './memory-store';
-export { DEFAULT_RATE_LIMITS } from './rate-limit';
+export { createMemoryStore } from './stores/memory-store';
+export { DEFAULT_RATE_LIMITS } from './pipeline/rate-limit';
 export { withProbes } from './probes';
-export type { MemoryStoreOptions } from './memory-store';
+export type { MemoryStoreOptions } from './stores/memory-store';
 export type { ProbeOptions } from './probes';
 export type {
   Operation,

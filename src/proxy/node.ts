@@ -16,7 +16,7 @@ export type {
   ProxyStore,
   RateLimit,
 } from './index';
-export { createMetrics } from './metrics';
-export type { MetricsOptions, ProxyMetrics } from './metrics';
+export { createMetrics } from './node/metrics';
+export type { MetricsOptions, ProxyMetrics } from './node/metrics';
 export { createNodeMiddleware, serve } from '../serve-node';
 export type { ConnectionInfo, Handler, NodeMiddleware, RunningServer, ServeOptions } from '../serve-node';

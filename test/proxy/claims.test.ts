@@ -3,7 +3,7 @@
 // with upstream latency and failures, so the second request arrives while the first is in flight.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/create-proxy';
-import { createMemoryStore } from '../../src/proxy/memory-store';
+import { createMemoryStore } from '../../src/proxy/stores/memory-store';
 import type { ProxyLogEntry } from '../../src/proxy/types';
 import { experienceBody, harness, KEYS, WORKSPACE, type Harness } from './support';
 

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../../src/proxy/env-config';
+import { configFromEnv } from '../../src/proxy/node/env-config';
 import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream } from './support';
 
 const CLI = resolve(import.meta.dirname, '../../dist/proxy-cli.js');

@@ -1,7 +1,7 @@
 // What the proxy does with the upstream's answers: dedup, retries, pass-through, limits, secrets.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/create-proxy';
-import { createMemoryStore } from '../../src/proxy/memory-store';
+import { createMemoryStore } from '../../src/proxy/stores/memory-store';
 import type { ProxyLogEntry, ProxyStore } from '../../src/proxy/types';
 import { serve } from '../../src/serve-node';
 import { basic, experienceBody, harness, KEYS, type Harness } from './support';

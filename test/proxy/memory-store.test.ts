@@ -1,5 +1,5 @@
 // The default store keeps the same promises as the Redis one (test/proxy/store-contract.ts).
-import { createMemoryStore } from '../../src/proxy/memory-store';
+import { createMemoryStore } from '../../src/proxy/stores/memory-store';
 import { describeStoreContract } from './store-contract';
 
 describeStoreContract(

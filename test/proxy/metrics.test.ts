@@ -1,8 +1,8 @@
 // createMetrics fed by the real proxy's log entries, against the real emulator: what an operator
 // scrapes after retries, rate-limit refusals, deduplication and store failures.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMetrics } from '../../src/proxy/metrics';
-import { createMemoryStore } from '../../src/proxy/memory-store';
+import { createMetrics } from '../../src/proxy/node/metrics';
+import { createMemoryStore } from '../../src/proxy/stores/memory-store';
 import type { ProxyStore } from '../../src/proxy/types';
 import { experienceBody, harness, type Harness } from './support';
 

@@ -1,6 +1,6 @@
 // withProbes: /healthz, /readyz and /metrics in front of the real proxy handler.
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/proxy/memory-store';
+import { createMemoryStore } from '../../src/proxy/stores/memory-store';
 import { createProxy } from '../../src/proxy/create-proxy';
 import { withProbes } from '../../src/proxy/probes';
 import type { ProxyOptions, ProxyStore } from '../../src/proxy/types';

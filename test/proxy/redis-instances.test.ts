@@ -2,7 +2,7 @@
 // Redis that stops mid-run and comes back. Two `engage-proxy` processes, as operators run them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/create-proxy';
-import { connectRedisStore, type RedisStoreConnection } from '../../src/proxy/redis-connect';
+import { connectRedisStore, type RedisStoreConnection } from '../../src/proxy/stores/redis-connect';
 import { startProxyProcess, type ProxyProcess } from '../support/proxy-process';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
 import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream } from './support';

@@ -350,10 +350,10 @@ describe('packaging', () => {
     );
   });
 
-  it('only src/proxy/redis-connect.ts imports `redis` (an optional peer, reached only through engage-sdk/proxy/redis)', () => {
+  it('only src/proxy/stores/redis-connect.ts imports `redis` (an optional peer, reached only through engage-sdk/proxy/redis)', () => {
     const importers = (readdirSync('src', { recursive: true }) as string[])
       .filter((file) => file.endsWith('.ts'))
       .filter((file) => /^(import|export)\b[^;]*?from ['"](redis|@redis\/[^'"]+)['"]/m.test(readFileSync(join('src', file), 'utf8')));
-    expect(importers.map((file) => file.replaceAll('\\', '/'))).toEqual(['proxy/redis-connect.ts']);
+    expect(importers.map((file) => file.replaceAll('\\', '/'))).toEqual(['proxy/stores/redis-connect.ts']);
   });
 });

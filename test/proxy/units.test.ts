@@ -1,9 +1,9 @@
 // Pure pieces of the proxy, without I/O.
 import { describe, expect, it } from 'vitest';
-import { basicAuth } from '../../src/proxy/basic-auth';
-import { forwardedFor, trustMatcher } from '../../src/proxy/client-address';
-import { createMemoryStore } from '../../src/proxy/memory-store';
-import { charge, overLimit, release } from '../../src/proxy/rate-limit';
+import { basicAuth } from '../../src/proxy/pipeline/basic-auth';
+import { forwardedFor, trustMatcher } from '../../src/proxy/pipeline/client-address';
+import { createMemoryStore } from '../../src/proxy/stores/memory-store';
+import { charge, overLimit, release } from '../../src/proxy/pipeline/rate-limit';
 
 describe('basicAuth', () => {
   it('matches Buffer base64 for ASCII and UTF-8, all padding lengths', () => {

@@ -28,7 +28,7 @@ async function bundle(): Promise<{ code: string; imports: string[] }> {
           return resolve(base, source.endsWith('.ts') ? source : `${source}.ts`);
         },
         async load(id) {
-          if (id === ENTRY) return "export { createProxy } from './src/proxy/create-proxy';\nexport { createMemoryStore } from './src/proxy/memory-store';";
+          if (id === ENTRY) return "export { createProxy } from './src/proxy/create-proxy';\nexport { createMemoryStore } from './src/proxy/stores/memory-store';";
           return ts.transpileModule(await readFile(id, 'utf8'), {
             compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: false },
           }).outputText;

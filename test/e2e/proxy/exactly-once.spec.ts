@@ -4,7 +4,7 @@
 // reloaded page served by a second instance that shares a real Redis.
 import { expect, type Page, test } from '@playwright/test';
 import { createProxy } from '../../../src/proxy/create-proxy';
-import { connectRedisStore } from '../../../src/proxy/redis-connect';
+import { connectRedisStore } from '../../../src/proxy/stores/redis-connect';
 import { startRedisServer, type RedisServer } from '../../support/redis-server';
 import { admin, openTracker, received, record, type Stack, startStack } from '../support/stack';
 

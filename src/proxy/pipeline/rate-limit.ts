@@ -1,4 +1,4 @@
-import type { Operation, OperationRateLimits, ProxyStore, RateLimit } from './types';
+import type { Operation, OperationRateLimits, ProxyStore, RateLimit } from '../types';
 
 /**
  * Upstream quotas (facts sheet §9): users 10,000/min, events 30,000 events/min, campaign update

@@ -1,7 +1,7 @@
 // Prometheus metrics for the proxy on Node, built from its per-request log entries. prom-client
 // writes the exposition format (escaping, histogram buckets, HELP/TYPE lines), so we don't.
 import { Counter, Histogram, Registry } from 'prom-client';
-import type { ProxyLogEntry, ProxyLogger } from './types';
+import type { ProxyLogEntry, ProxyLogger } from '../types';
 
 export interface MetricsOptions {
   /**

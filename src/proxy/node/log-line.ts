@@ -1,6 +1,6 @@
 // How engage-proxy prints its log entries: a short text line, or one JSON object per line for log
 // collectors. Entries carry no key, body or header value by construction, so neither can leak one.
-import type { ProxyLogEntry } from './types';
+import type { ProxyLogEntry } from '../types';
 
 /** `ENGAGE_LOG_FORMAT` values. */
 export type LogFormat = 'text' | 'json';

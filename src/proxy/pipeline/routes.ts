@@ -1,4 +1,4 @@
-import { isSafeCampaignId, matchProxyPath, OPERATION_NAMES, OPERATIONS, upstreamPathFor, type Operation } from '../upstream/operations';
+import { isSafeCampaignId, matchProxyPath, OPERATION_NAMES, OPERATIONS, upstreamPathFor, type Operation } from '../../upstream/operations';
 
 export { OPERATION_NAMES };
 

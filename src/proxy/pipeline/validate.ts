@@ -1,6 +1,6 @@
-import type { IdentityResolution, Problem } from '../upstream/problem';
-import { validate } from '../upstream/validate';
-import type { Operation } from './types';
+import type { IdentityResolution, Problem } from '../../upstream/problem';
+import { validate } from '../../upstream/validate';
+import type { Operation } from '../types';
 
 /**
  * Validation before forwarding, with the shared upstream rules (the emulator runs the same

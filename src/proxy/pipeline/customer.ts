@@ -1,4 +1,4 @@
-import type { Operation } from './types';
+import type { Operation } from '../types';
 
 export type CustomerBinding = { ok: true; changed: boolean } | { ok: false; field: string };
 

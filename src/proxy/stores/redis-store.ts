@@ -2,7 +2,7 @@
 // Value imports: none from `redis` (only its shape, below), so this file runs with any client
 // that has these three methods.
 import { createHash } from 'node:crypto';
-import type { ClaimState, ProxyStore } from './types';
+import type { ClaimState, ProxyStore } from '../types';
 
 /**
  * The three methods of a node-redis v5/v6 client (`createClient()` from `redis`, connected) this

@@ -3,7 +3,7 @@
 import { createClient, type RedisClientOptions } from 'redis';
 import { createRedisStore, type RedisStoreOptions } from './redis-store';
 import { redactRedisUrl } from './redis-url';
-import type { ProxyStore } from './types';
+import type { ProxyStore } from '../types';
 
 export interface ConnectRedisStoreOptions extends RedisStoreOptions {
   /**

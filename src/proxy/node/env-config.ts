@@ -1,8 +1,8 @@
-import { OPERATION_NAMES, OPERATIONS } from '../upstream/operations';
-import { HEADER_NAME } from './config';
+import { OPERATION_NAMES, OPERATIONS } from '../../upstream/operations';
+import { HEADER_NAME } from '../config';
 import { LOG_FORMATS, type LogFormat } from './log-line';
-import { UPSTREAM_ORIGIN } from './routes';
-import type { Operation, ProxyOptions } from './types';
+import { UPSTREAM_ORIGIN } from '../pipeline/routes';
+import type { Operation, ProxyOptions } from '../types';
 
 const KEY_VARS = { data: 'ENGAGE_DATA_KEY', personalize: 'ENGAGE_PERSONALIZE_KEY', campaign: 'ENGAGE_CAMPAIGN_KEY' } as const;
 const URL_VARS = { baseUrl: 'ENGAGE_BASE_URL', sdkUrl: 'ENGAGE_SDK_URL', fileImportsUrl: 'ENGAGE_FILEIMPORTS_URL' } as const;

@@ -1,4 +1,4 @@
-import type { ClaimState, ProxyStore } from './types';
+import type { ClaimState, ProxyStore } from '../types';
 
 /**
  * Store key of an experience event: scoped by workspace, UUIDs compared lowercase. The workspace

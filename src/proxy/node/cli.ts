@@ -1,15 +1,15 @@
 // engage-proxy: the proxy on Node, configured from ENGAGE_* environment variables (see env-config.ts),
 // with /healthz, /readyz and /metrics beside it for load balancers, Kubernetes and Prometheus.
 import process from 'node:process';
-import { serve } from '../serve-node';
-import { createProxy } from './create-proxy';
+import { serve } from '../../serve-node';
+import { createProxy } from '../create-proxy';
 import { configFromEnv } from './env-config';
 import { logLine, type LogFormat } from './log-line';
-import { createMemoryStore } from './memory-store';
+import { createMemoryStore } from '../stores/memory-store';
 import { createMetrics } from './metrics';
-import { redactRedisUrl } from './redis-url';
-import { withProbes } from './probes';
-import type { ProxyLogEntry, ProxyStore } from './types';
+import { redactRedisUrl } from '../stores/redis-url';
+import { withProbes } from '../probes';
+import type { ProxyLogEntry, ProxyStore } from '../types';
 
 async function main(): Promise<void> {
   const config = configFromEnv(process.env);
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
  * errors are logged at most once per 10 s: node-redis reports every failed reconnection attempt.
  */
 async function connectRedis(url: string) {
-  const { connectRedisStore } = await import('./redis-connect');
+  const { connectRedisStore } = await import('../stores/redis-connect');
   let quietUntil = 0;
   return connectRedisStore(url, {
     onError: (error) => {

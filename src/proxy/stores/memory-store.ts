@@ -1,4 +1,4 @@
-import type { ClaimState, ProxyStore } from './types';
+import type { ClaimState, ProxyStore } from '../types';
 
 export interface MemoryStoreOptions {
   /**

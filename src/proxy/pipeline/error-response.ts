@@ -1,6 +1,6 @@
-import { errorBody as upstreamErrorBody, requestId, type ErrorInput } from '../upstream/error-bodies';
-import type { Problem } from '../upstream/problem';
-import type { Operation } from './types';
+import { errorBody as upstreamErrorBody, requestId, type ErrorInput } from '../../upstream/error-bodies';
+import type { Problem } from '../../upstream/problem';
+import type { Operation } from '../types';
 
 /** A refusal the proxy answers itself, before (or instead of) reaching the upstream. */
 export interface Refusal extends ErrorInput {
