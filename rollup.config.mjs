@@ -43,7 +43,7 @@ export default [
       chunkFileNames: 'chunks/[name]-[hash].js',
       banner: (chunk) => (chunk.isEntry && chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : ''),
     },
-    external: (id) => id.startsWith('node:') || ['idb-keyval', 'prom-client', 'redis'].includes(id),
+    external: (id) => id.startsWith('node:') || ['idb-keyval', 'pino', 'prom-client', 'redis', 'undici'].includes(id),
     plugins: [ts(true), constToLet()],
   },
   {

@@ -1,6 +1,6 @@
 // engage-emulator: serves the emulator on a port and prints what a proxy needs to talk to it.
 import { parseArgs } from 'node:util';
-import { serve } from '../serve-node';
+import { serve } from '../proxy/node/serve';
 import { createEmulator, type EmulatorOptions } from './create-emulator';
 import type { FaultSpec, FaultStatus } from './faults';
 

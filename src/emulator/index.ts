@@ -6,5 +6,5 @@ export type { FaultSpec, FaultState, FaultStatus } from './faults';
 export type { Campaign, CampaignOrigin, CampaignStatus, SchedulingType } from './seed-campaigns';
 export type { ImportRecord, LiveImportSpec } from './file-imports';
 export type { ExperienceEventRecord, UserProfile, EventRecord } from './store';
-export { serve } from '../serve-node';
-export type { Handler, ConnectionInfo, ServeOptions, RunningServer } from '../serve-node';
+export { serve } from '../proxy/node/serve';
+export type { Handler, ConnectionInfo, ServeOptions, RunningServer } from '../proxy/node/serve';

@@ -18,5 +18,5 @@ export type {
 } from './index';
 export { createMetrics } from './node/metrics';
 export type { MetricsOptions, ProxyMetrics } from './node/metrics';
-export { createNodeMiddleware, serve } from '../serve-node';
-export type { ConnectionInfo, Handler, NodeMiddleware, RunningServer, ServeOptions } from '../serve-node';
+export { createNodeMiddleware, serve } from './node/serve';
+export type { ConnectionInfo, Handler, NodeMiddleware, RunningServer, ServeOptions } from './node/serve';

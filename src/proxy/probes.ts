@@ -1,7 +1,9 @@
 // Health, readiness and metrics routes for an operator's load balancer or Kubernetes, in front of
-// the proxy. Web-standard like the handler; the metrics text itself comes from the Node side.
+// the proxy, on both edges; the metrics text itself comes from the Node side.
 import { OPERATIONS } from '../upstream/operations';
 import { SAFE_HEADER_VALUE } from './config';
+import { json } from './pipeline/answer';
+import { PIPELINE, type Answer, type PipelineSource } from './pipeline/exchange';
 import type { ProxyHandler, ProxyKeys, ProxyOptions, ProxyStore } from './types';
 
 export interface ProbeOptions {
@@ -22,7 +24,8 @@ export interface ProbeOptions {
  * Answers `GET /healthz` (the process serves: 200), `GET /readyz` (200 when a usable key is there
  * for every enabled operation and the store answers `ping()`, else 503 naming what failed) and,
  * with `metrics`, `GET /metrics`; passes every other request to the proxy. The paths are exact,
- * outside any `basePath`. Bodies name key tiles, never keys, and no store error text.
+ * outside any `basePath`. Bodies name key tiles, never keys, and no store error text. On Node,
+ * `serve` answers them on the same fast path as the proxy.
  *
  * @example
  * const store = createMemoryStore();
@@ -30,25 +33,39 @@ export interface ProbeOptions {
  * await serve(withProbes(proxy, { options, store, metrics: createMetrics() }), { port: 8787 });
  */
 export function withProbes(proxy: ProxyHandler, probes: ProbeOptions): ProxyHandler {
-  return async (request, info) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return proxy(request, info);
-    const path = new URL(request.url).pathname;
-    if (path === '/healthz') return json(200, { status: 'ok' });
-    if (path === '/readyz') return ready(probes);
-    if (path === '/metrics' && probes.metrics) {
-      try {
-        return new Response(await probes.metrics.render(), {
-          headers: { 'content-type': probes.metrics.contentType, 'cache-control': 'no-store' },
-        });
-      } catch {
-        return json(500, { status: 'error', message: 'metrics could not be rendered' });
-      }
-    }
-    return proxy(request, info);
+  const handler: ProxyHandler = async (request, info) => {
+    const answer = probe(probes, request.method, new URL(request.url).pathname);
+    if (!answer) return proxy(request, info);
+    const { status, headers, body } = await answer;
+    return new Response(body, { status, headers });
   };
+  const source = (proxy as { [PIPELINE]?: PipelineSource })[PIPELINE];
+  if (!source) return handler;
+  const wrapped: PipelineSource = (send) => {
+    const pipeline = source(send);
+    return (exchange) => probe(probes, exchange.method, exchange.path) ?? pipeline(exchange);
+  };
+  return Object.assign(handler, { [PIPELINE]: wrapped });
 }
 
-async function ready(probes: ProbeOptions): Promise<Response> {
+/** The probe's answer for this request, or undefined when it is not a probe. */
+function probe(probes: ProbeOptions, method: string, path: string): Promise<Answer> | undefined {
+  if (method !== 'GET' && method !== 'HEAD') return undefined;
+  if (path === '/healthz') return Promise.resolve(json(200, { status: 'ok' }));
+  if (path === '/readyz') return ready(probes);
+  if (path === '/metrics' && probes.metrics) return metrics(probes.metrics);
+  return undefined;
+}
+
+async function metrics(metrics: NonNullable<ProbeOptions['metrics']>): Promise<Answer> {
+  try {
+    return { status: 200, headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' }, body: await metrics.render() };
+  } catch {
+    return json(500, { status: 'error', message: 'metrics could not be rendered' });
+  }
+}
+
+async function ready(probes: ProbeOptions): Promise<Answer> {
   const [keys, store] = await Promise.all([checkKeys(probes.options), checkStore(probes.store, probes.pingTimeoutMs ?? 2000)]);
   const ok = keys === 'ok' && store === 'ok';
   return json(ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', checks: { keys, store } });
@@ -84,8 +101,4 @@ async function checkStore(store: ProxyStore | undefined, timeoutMs: number): Pro
   } finally {
     clearTimeout(timer);
   }
-}
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
 }

@@ -3,7 +3,7 @@
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index';
 import { createProxy } from '../../src/proxy/create-proxy';
 import type { ProxyOptions } from '../../src/proxy/types';
-import { serve } from '../../src/serve-node';
+import { serve } from '../../src/proxy/node/serve';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 

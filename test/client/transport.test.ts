@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/create-client';
 import { createFileImports } from '../../src/client/file-imports';
 import { isAbortedError, isEngageError, isNetworkError, isTimeoutError, isValidationError } from '../../src/errors';
-import { serve } from '../../src/serve-node';
+import { serve } from '../../src/proxy/node/serve';
 import { ADMIN_TOKEN, rejection, startStack, type Stack } from './support';
 
 let stack: Stack;

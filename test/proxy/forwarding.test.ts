@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/create-proxy';
 import { createMemoryStore } from '../../src/proxy/stores/memory-store';
 import type { ProxyLogEntry, ProxyStore } from '../../src/proxy/types';
-import { serve } from '../../src/serve-node';
+import { serve } from '../../src/proxy/node/serve';
 import { basic, experienceBody, harness, KEYS, type Harness } from './support';
 
 let h: Harness;

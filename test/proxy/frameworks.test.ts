@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/create-proxy';
 import type { ProxyOptions } from '../../src/proxy/types';
-import { createNodeMiddleware, serve, type RunningServer } from '../../src/serve-node';
+import { createNodeMiddleware, serve, type RunningServer } from '../../src/proxy/node/serve';
 import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream } from './support';
 
 const ORIGIN = 'https://shop.example';

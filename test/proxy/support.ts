@@ -1,7 +1,7 @@
 // Shared wiring for the proxy tests: a real upstream (the emulator) on 127.0.0.1, and a proxy
 // pointed at it. What the upstream received is read back through its admin routes.
 import { createEmulator, type Emulator } from '../../src/emulator/index';
-import { serve } from '../../src/serve-node';
+import { serve } from '../../src/proxy/node/serve';
 import { createProxy } from '../../src/proxy/create-proxy';
 import type { ProxyOptions, ProxyHandler } from '../../src/proxy/types';
 

@@ -1,7 +1,7 @@
 // engage-proxy: the proxy on Node, configured from ENGAGE_* environment variables (see env-config.ts),
 // with /healthz, /readyz and /metrics beside it for load balancers, Kubernetes and Prometheus.
 import process from 'node:process';
-import { serve } from '../../serve-node';
+import { serve } from './serve';
 import { createProxy } from '../create-proxy';
 import { configFromEnv } from './env-config';
 import { logLine, type LogFormat } from './log-line';

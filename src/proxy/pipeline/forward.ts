@@ -1,3 +1,5 @@
+import type { Attempt, Send } from './exchange';
+
 export interface ForwardPolicy {
   /** Extra attempts after a network error, timeout or 5xx (0 for non-idempotent operations). */
   retries: number;
@@ -5,56 +7,36 @@ export interface ForwardPolicy {
   baseDelayMs: number;
 }
 
-export type ForwardResult =
-  | { kind: 'response'; status: number; headers: Headers; text: string; attempts: number }
-  | { kind: 'network' | 'timeout'; attempts: number };
+export type ForwardResult = Attempt & { attempts: number };
 
 /** Longest backoff between two attempts. */
 export const MAX_RETRY_DELAY_MS = 2_000;
 
 /**
- * Calls the upstream, with a time limit per attempt (covering the body too) and, when the
- * policy allows, retries with exponential backoff and full jitter. A 5xx `Retry-After` longer
- * than the backoff cap ends the retries: the caller's own retry policy waits better than we do.
+ * Calls the upstream and, when the policy allows, retries with exponential backoff and full
+ * jitter. A 5xx `Retry-After` longer than the backoff cap ends the retries: the caller's own
+ * retry policy waits better than we do.
  */
-export async function forward(fetchFn: typeof fetch, url: string, init: RequestInit, policy: ForwardPolicy): Promise<ForwardResult> {
-  let attempt = 0;
-  for (;;) {
-    attempt++;
-    const result = await once(fetchFn, url, init, policy.timeoutMs, attempt);
+export async function forward(
+  send: Send,
+  origin: string,
+  path: string,
+  init: Parameters<Send>[2],
+  policy: ForwardPolicy,
+): Promise<ForwardResult> {
+  for (let attempts = 1; ; attempts++) {
+    const result = await send(origin, path, init, policy.timeoutMs);
     const retryable = result.kind !== 'response' || result.status >= 500;
-    if (!retryable || attempt > policy.retries) return result;
-    let delay = Math.random() * Math.min(MAX_RETRY_DELAY_MS, policy.baseDelayMs * 2 ** (attempt - 1));
+    if (!retryable || attempts > policy.retries) return { ...result, attempts };
+    let delay = Math.random() * Math.min(MAX_RETRY_DELAY_MS, policy.baseDelayMs * 2 ** (attempts - 1));
     if (result.kind === 'response') {
-      const retryAfter = retryAfterSeconds(result.headers.get('retry-after'));
+      const retryAfter = retryAfterSeconds(result.retryAfter);
       if (retryAfter !== undefined) {
-        if (retryAfter * 1000 > MAX_RETRY_DELAY_MS) return result;
+        if (retryAfter * 1000 > MAX_RETRY_DELAY_MS) return { ...result, attempts };
         delay = Math.max(delay, retryAfter * 1000);
       }
     }
     await sleep(delay);
-  }
-}
-
-async function once(fetchFn: typeof fetch, url: string, init: RequestInit, timeoutMs: number, attempts: number): Promise<ForwardResult> {
-  // Timers and AbortController exist on every real runtime; without them there is simply no time limit.
-  const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
-  let timedOut = false;
-  const timer =
-    controller && typeof setTimeout === 'function' && timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, timeoutMs)
-      : undefined;
-  try {
-    const response = await fetchFn(url, { ...init, signal: controller?.signal });
-    const text = await response.text();
-    return { kind: 'response', status: response.status, headers: response.headers, text, attempts };
-  } catch {
-    return { kind: timedOut ? 'timeout' : 'network', attempts };
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
   }
 }
 

@@ -1,4 +1,4 @@
-export type BodyResult = { text: string } | { tooLarge: true } | { failed: true };
+import type { BodyResult } from '../pipeline/exchange';
 
 /**
  * Reads a request body as text, giving up as soon as it passes `maxBytes`, so a huge or endless

@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { PIPELINE, type PipelineSource } from '../pipeline/exchange';
+import { nodeListener } from './edge';
+import { poolUpstream } from './pool-upstream';
 
 /** What the connection tells a handler that a Web `Request` cannot carry. */
 export interface ConnectionInfo {
@@ -27,7 +30,9 @@ export interface RunningServer {
 }
 
 /**
- * Serves a Web-standard handler on Node's `http` module. A handler that answers
+ * Serves a handler on Node's `http` module. A proxy from `createProxy` (with or without
+ * `withProbes`) runs on Node's own request and response over a keep-alive undici pool; any other
+ * Web-standard handler (the emulator's) through `Request`/`Response`, where one that answers
  * `Response.error()` gets the connection destroyed (a reset, as a network failure looks).
  *
  * @example
@@ -59,8 +64,8 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
 /**
- * Turns a Web-standard handler into a Node `(req, res)` middleware: the conversion `serve` uses,
- * for mounting the proxy in an existing Express, Connect or Fastify server. Mount it at the
+ * Turns a handler into a Node `(req, res)` middleware (the proxy's on its Node fast path, as
+ * `serve` does), for mounting the proxy in an existing Express, Connect or Fastify server. Mount it at the
  * proxy's `basePath` (it reads `req.originalUrl`, so Express's mount prefix is kept) and before any
  * body parser; a body an Express parser already read is used as it was parsed. In Fastify, call it
  * with `(request.raw, reply.raw)` after `reply.hijack()`, in a scope without content-type parsers.
@@ -70,6 +75,8 @@ export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: 
  * app.use('/engage', createNodeMiddleware(createProxy({ ...options, basePath: '/engage' })));
  */
 export function createNodeMiddleware(handler: Handler): NodeMiddleware {
+  const source = (handler as { [PIPELINE]?: PipelineSource })[PIPELINE];
+  if (source) return nodeListener(source(poolUpstream()));
   return (req, res) => {
     void respond(handler, req, res);
   };

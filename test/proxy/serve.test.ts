@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serve, type RunningServer } from '../src/serve-node';
+import { serve, type RunningServer } from '../../src/proxy/node/serve';
 
 let server: RunningServer | undefined;
 afterEach(async () => {

@@ -1,0 +1,37 @@
+import type { Config } from '../config';
+import type { Exchange } from './exchange';
+
+/**
+ * The CORS headers for this request's `Origin`: none when same-origin (or no `Origin`),
+ * undefined when the origin is not allowed (the request is then refused before anything else).
+ */
+export function corsHeaders(config: Config, exchange: Exchange): Record<string, string> | undefined {
+  const origin = exchange.header('origin');
+  if (origin === null || origin === exchange.origin() || origin === publicOrigin(config, exchange)) return {};
+  if (!config.allowedOrigins.has(origin)) return undefined;
+  const headers: Record<string, string> = {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': 'Retry-After, X-Engage-Deduplicated',
+    vary: 'Origin',
+  };
+  if (config.allowCredentials) headers['access-control-allow-credentials'] = 'true';
+  return headers;
+}
+
+/**
+ * The origin the browser used, when a trusted proxy in front terminated TLS or rewrote the host
+ * (`X-Forwarded-Proto`/`-Host`, first value); undefined otherwise. Only believed from
+ * `trustedProxies`, so a client cannot claim to be same-origin.
+ */
+function publicOrigin(config: Config, exchange: Exchange): string | undefined {
+  const peer = exchange.clientAddress;
+  if (!peer || !config.trusted(peer.toLowerCase().replace(/^::ffff:(?=\d+\.)/, ''))) return undefined;
+  const proto = exchange.header('x-forwarded-proto')?.split(',')[0]!.trim().toLowerCase();
+  const host = exchange.header('x-forwarded-host')?.split(',')[0]!.trim().toLowerCase() ?? new URL(exchange.origin()).host;
+  if ((proto !== 'https' && proto !== 'http') || !/^[a-z0-9.:[\]-]+$/.test(host)) return undefined;
+  try {
+    return new URL(`${proto}://${host}`).origin; // drops a default port, as Origin does
+  } catch {
+    return undefined;
+  }
+}

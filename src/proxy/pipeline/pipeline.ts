@@ -1,0 +1,277 @@
+// The proxy's one pipeline: every request, from either edge, passes these stages in order —
+// route, CORS, method and operation checks, read, validate, key, limits and claims, forward,
+// answer. Each stage either answers (a refusal, or the upstream's answer) or hands on.
+import type { Problem } from '../../upstream/problem';
+import { ADMIN, SAFE_HEADER_VALUE, type Config } from '../config';
+import type { Operation, ProxyKeys, ProxyLogEntry } from '../types';
+import { json, isSuccess, passOn, refuse } from './answer';
+import { basicAuth } from './basic-auth';
+import { Claims } from './claims';
+import { forwardedFor } from './client-address';
+import { corsHeaders } from './cors';
+import { bindCustomer, isObject } from './customer';
+import { requestId, type Refusal } from './error-response';
+import { eventUuids, onlyEvents } from './event-uuids';
+import type { Answer, Exchange, Pipeline, Send } from './exchange';
+import { forward, sleep, type ForwardResult } from './forward';
+import { charge, DEFAULT_RATE_LIMITS, overLimit, release, type LimitCheck } from './rate-limit';
+import { matchRoute } from './routes';
+import { validateBody } from './validate';
+
+/** The stages over `send`, with the log entry and the last-resort guard around them. */
+export function createPipeline(config: Config, send: Send): Pipeline {
+  const { logger } = config.options;
+  return async (exchange) => {
+    const started = Date.now();
+    const log: ProxyLogEntry = { level: 'info', message: 'request', method: exchange.method, path: exchange.path };
+    let answer: Answer;
+    try {
+      answer = await handle(config, send, exchange, log);
+    } catch {
+      // Never let an exception (ours or a hook's) take the server down or say anything internal.
+      log.level = 'error';
+      log.message = 'unexpected error';
+      answer = refuse(log.operation, { status: 500, message: 'Unexpected error in the proxy' });
+    }
+    if (logger) {
+      log.status = answer.status;
+      log.durationMs = Date.now() - started;
+      try {
+        logger(log);
+      } catch {
+        // A broken logger must not break requests.
+      }
+    }
+    return answer;
+  };
+}
+
+async function handle(config: Config, send: Send, exchange: Exchange, log: ProxyLogEntry): Promise<Answer> {
+  // Route: outside basePath, or no operation there → 404.
+  const { basePath } = config;
+  const { path } = exchange;
+  if (basePath && path !== basePath && !path.startsWith(`${basePath}/`)) {
+    return refuse(undefined, { status: 404, message: 'No such route' });
+  }
+  const route = matchRoute(path.slice(basePath.length), config.workspaceId);
+  if (!route) return refuse(undefined, { status: 404, message: 'No such route' });
+  const operation = route.operation;
+  log.operation = operation;
+
+  // CORS first: a refused origin learns nothing else and reaches nothing.
+  const cors = corsHeaders(config, exchange);
+  if (!cors) return refuse(operation, { status: 403, message: 'Origin not allowed' });
+  const refuseWith = (refusal: Refusal | Problem) => refuse(operation, refusal, cors);
+
+  if (exchange.method === 'OPTIONS') {
+    if (!config.enabled.has(operation)) return refuseWith({ status: 403, message: `Operation '${operation}' is not enabled on this proxy` });
+    const allow = `${route.method}, OPTIONS`;
+    return {
+      status: 204,
+      headers: {
+        ...cors,
+        'access-control-allow-methods': allow,
+        'access-control-allow-headers': config.allowHeaders,
+        'access-control-max-age': config.corsMaxAge,
+        allow,
+      },
+      body: null,
+    };
+  }
+  if (exchange.method !== route.method) {
+    return refuseWith({ status: 405, message: `Use ${route.method}`, headers: { allow: `${route.method}, OPTIONS` } });
+  }
+  if (!config.enabled.has(operation)) {
+    return refuseWith({ status: 403, message: `Operation '${operation}' is not enabled on this proxy` });
+  }
+  if (route.upstreamPath === undefined) {
+    return refuseWith({ status: 400, field: 'campaign_id', message: 'campaign_id must be 1-128 characters of A-Z a-z 0-9 _ -' });
+  }
+  if (ADMIN.has(operation)) {
+    const allowed = await config.options.authorize!(exchange.request(), operation);
+    if (allowed !== true) return refuseWith({ status: 403, message: `Not authorized for '${operation}'` });
+  }
+
+  // Read: JSON only, bounded.
+  const contentType = (exchange.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  // text/plain too for experience events: a beacon-style request needs no preflight, and the
+  // Origin check above still applies to it.
+  if (contentType !== 'application/json' && !(operation === 'experienceEvents' && contentType === 'text/plain')) {
+    return refuseWith({ status: 415, message: 'Content-Type must be application/json' });
+  }
+  const read = await exchange.readBody(config.maxBody[operation]);
+  if ('tooLarge' in read) {
+    return refuseWith({ status: 413, message: `Payload size exceeds ${config.maxBody[operation]} bytes` });
+  }
+  if ('failed' in read) return refuseWith({ status: 400, message: 'Request body could not be read', type: 'Malformed JSON' });
+  let body: unknown;
+  try {
+    body = JSON.parse(read.text);
+  } catch {
+    return refuseWith({ status: 400, field: 'body', message: 'Body is not valid JSON', type: 'Malformed JSON' });
+  }
+
+  // Validate: the session's customer, then the upstream's own rules.
+  let changed = false;
+  if (config.options.resolveCustomer && (operation === 'experienceEvents' || operation === 'users' || operation === 'events')) {
+    const customerId = await config.options.resolveCustomer(exchange.request());
+    if (typeof customerId !== 'string' || customerId === '') {
+      return refuseWith({ status: 401, message: 'No session: the customer cannot be identified', type: 'Authentication required' });
+    }
+    const binding = bindCustomer(operation, body, customerId);
+    if (!binding.ok) {
+      return refuseWith({ status: 403, field: binding.field, message: `${binding.field} does not match the signed-in customer` });
+    }
+    changed = binding.changed;
+  }
+  const problem = validateBody(operation, body, config.options.identityResolution);
+  if (problem) return refuseWith(problem);
+
+  // Key, before any budget is spent: a misconfigured key must not cost anyone quota.
+  const key = await loadKey(config, route.tile, log);
+  if (key === undefined) return refuseWith({ status: 500, message: 'The proxy is not configured for this operation' });
+
+  // Limits and claims: the store's only calls, in one tick (one round trip to a pipelining store).
+  const peer = forwardedFor(exchange.clientAddress, exchange.header('x-forwarded-for'), config.trusted);
+  log.clientAddress = peer.client;
+  const limits = config.options.rateLimits?.[operation] ?? DEFAULT_RATE_LIMITS[operation];
+  const units = countUnits(operation, body);
+  const budget = (scope: LimitCheck['scope'], name: string) => (rule: LimitCheck['rule']): LimitCheck => ({ scope, name, amount: units, rule });
+  const checks = [
+    ...(limits.client ?? []).map(budget('client', `rl:${config.workspaceId}:${operation}:client:${peer.client}`)),
+    ...(limits.workspace ?? []).map(budget('workspace', `rl:${config.workspaceId}:${operation}:workspace`)),
+  ];
+  const claims =
+    operation === 'experienceEvents' && config.dedupWindowMs > 0
+      ? new Claims(config.store, config.workspaceId, eventUuids(body), { claimMs: config.claimTtlMs, acceptedMs: config.dedupWindowMs }, (message) =>
+          storeFailed(log, message),
+        )
+      : undefined;
+  const limitedAt = Date.now();
+  const [totals] = await Promise.all([charged(config, checks, limitedAt, log), claims?.take()]);
+  // The workspace pays only for events this request may forward, not those accepted already.
+  const refused = totals && overLimit(checks, totals, limitedAt, (check) => (check.scope === 'workspace' ? (claims?.accepted.size ?? 0) : 0));
+  if (refused) {
+    await Promise.all([claims?.release(), release(config.store, checks, limitedAt).catch(() => storeFailed(log, 'store failed: budget not given back'))]);
+    log.limited = refused.check.scope;
+    const message = refused.check.scope === 'client' ? 'Too many requests from this client' : 'Workspace rate limit reached';
+    return refuseWith({ status: 429, message, retryAfter: refused.retryAfter });
+  }
+
+  // Forward: the one place a request leaves for the upstream.
+  const headers: Record<string, string> = {
+    authorization: basicAuth(config.workspaceId, key),
+    'svc-appkey': config.workspaceId,
+    'content-type': 'application/json',
+    accept: 'application/json',
+  };
+  if (peer.chain) headers['x-forwarded-for'] = peer.chain;
+  // No client signal: finishing a forward the page stopped waiting for lets the memory answer
+  // its re-send from the next page.
+  const upstream = (text: string) =>
+    forward(send, config.origins[route.origin]!, route.upstreamPath!, { method: route.method, headers, body: text }, {
+      // Only experience events are idempotent (the upstream dedups on svc_event_uuid).
+      retries: operation === 'experienceEvents' ? config.retries : 0,
+      timeoutMs: config.upstreamTimeoutMs,
+      baseDelayMs: config.retryBaseDelayMs,
+    });
+  const upstreamStarted = Date.now();
+  let result: ForwardResult | undefined;
+  let attempted = units;
+  if (!claims) {
+    result = await upstream(changed ? JSON.stringify(body) : read.text);
+    log.attempts = result.attempts;
+    if (isSuccess(result)) log.forwarded = units;
+  } else {
+    attempted = 0;
+    log.forwarded = 0;
+    // Forward what this request holds, then wait (bounded) for what others are forwarding:
+    // accepted there → left out; released → claimed and forwarded here. Never wait holding a
+    // claim, so two requests waiting on each other's events cannot deadlock.
+    const deadline = Date.now() + config.claimWaitMs;
+    for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
+      if (claims.mine.length > 0) {
+        const part = onlyEvents(body as Record<string, unknown>, new Set(claims.mine));
+        const whole = part.count === units && !changed;
+        attempted += part.count;
+        result = await upstream(whole ? read.text : JSON.stringify(part.body));
+        log.attempts = (log.attempts ?? 0) + result.attempts;
+        if (!isSuccess(result)) {
+          await claims.release();
+          break;
+        }
+        log.forwarded += part.count;
+        // Until it lands, the claims stand: a concurrent re-send waits rather than forwards.
+        const committing = claims.commit();
+        if (exchange.waitUntil) exchange.waitUntil(committing);
+        else await committing;
+      }
+      if (claims.pending.length === 0 || Date.now() >= deadline) break;
+      await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
+      await claims.take();
+    }
+    if (attempted > 0) log.upstreamMs = Date.now() - upstreamStarted;
+    const deduplicated = units - attempted - claims.pending.length;
+    if (deduplicated > 0) log.deduplicated = deduplicated;
+    // The workspace budget pays for what reached the upstream, not for what others forwarded.
+    const unused = units - attempted;
+    const workspaceChecks = checks.filter((check) => check.scope === 'workspace').map((check) => ({ ...check, amount: unused }));
+    if (unused > 0) await release(config.store, workspaceChecks, limitedAt).catch(() => storeFailed(log, 'store failed: budget not given back'));
+    const dedupHeader: Record<string, string> = deduplicated > 0 ? { 'x-engage-deduplicated': String(deduplicated) } : {};
+    if (claims.pending.length > 0 && (!result || isSuccess(result))) {
+      // Never a 2xx for an event the upstream has not accepted: the tracker re-sends it later.
+      log.level = 'warn';
+      log.message = `${claims.pending.length} event(s) still being forwarded by another request`;
+      return refuseWith({ status: 503, message: 'Some events are being forwarded by another request; retry', retryAfter: 1, headers: dedupHeader });
+    }
+    if (!result) {
+      return json(200, { status: 'success', message: 'Events already accepted', req_id: requestId() }, { ...cors, ...dedupHeader });
+    }
+  }
+
+  // Answer: the upstream's own, secrets redacted.
+  log.upstreamMs ??= Date.now() - upstreamStarted;
+  return passOn(result!, { log, cors, refuseWith, secrets: [key, headers.authorization!.slice('Basic '.length)], deduplicated: log.deduplicated });
+}
+
+/** The key for `tile`, or undefined (logged by tile name only) when there is no usable one. */
+async function loadKey(config: Config, tile: keyof ProxyKeys, log: ProxyLogEntry): Promise<string | undefined> {
+  let keys: ProxyKeys;
+  try {
+    keys = typeof config.options.keys === 'function' ? await config.options.keys() : config.options.keys;
+  } catch {
+    log.level = 'error';
+    log.message = 'keys() failed';
+    return undefined;
+  }
+  const key = isObject(keys) ? keys[tile] : undefined;
+  if (typeof key === 'string' && key !== '' && SAFE_HEADER_VALUE.test(key)) return key;
+  log.level = 'error';
+  log.message = `no usable '${tile}' key`;
+  return undefined;
+}
+
+function countUnits(operation: Operation, body: unknown): number {
+  if (operation === 'events') return isObject(body) && Array.isArray(body.actions) ? body.actions.length : 1;
+  // Validated already: every action carries its UUID.
+  if (operation === 'experienceEvents') return eventUuids(body).length;
+  return 1;
+}
+
+// The store is shared infrastructure (maybe Redis): when it fails, serve without limits rather
+// than refuse real events. The log says so.
+async function charged(config: Config, checks: LimitCheck[], now: number, log: ProxyLogEntry): Promise<number[] | undefined> {
+  if (checks.length === 0) return undefined;
+  try {
+    return await charge(config.store, checks, now);
+  } catch {
+    storeFailed(log, 'store failed: rate limit skipped');
+    return undefined;
+  }
+}
+
+function storeFailed(log: ProxyLogEntry, message: string): void {
+  log.level = 'warn';
+  log.message = message;
+  log.storeErrors = (log.storeErrors ?? 0) + 1;
+}
