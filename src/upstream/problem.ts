@@ -94,19 +94,23 @@ function isRealDate(value: string): boolean {
  * if (p) return errorResponse('users', p);
  */
 export function checkJsonShape(value: unknown, maxDepth = 32): Problem | undefined {
-  const stack: Array<[unknown, string, number]> = [[value, 'body', 0]];
+  if (!isNode(value)) return undefined;
+  const stack: Array<[object, string, number]> = [[value, 'body', 0]];
   while (stack.length) {
     const [node, path, depth] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
     if (depth >= maxDepth) return problem(path, `must not nest deeper than ${maxDepth} levels`);
+    // Only objects can break a rule, so leaves (most of a body) cost no path string.
     if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${path}[${i}]`, depth + 1]);
+      for (let i = node.length - 1; i >= 0; i--) if (isNode(node[i])) stack.push([node[i], `${path}[${i}]`, depth + 1]);
     } else {
       for (const key of Object.keys(node)) {
         if (key === '__proto__') return problem(path === 'body' ? key : at(path, key), 'is a reserved key and is not allowed');
-        stack.push([(node as Record<string, unknown>)[key], path === 'body' ? key : at(path, key), depth + 1]);
+        const child = (node as Record<string, unknown>)[key];
+        if (isNode(child)) stack.push([child, path === 'body' ? key : at(path, key), depth + 1]);
       }
     }
   }
   return undefined;
 }
+
+const isNode = (value: unknown): value is object => typeof value === 'object' && value !== null;

@@ -23,68 +23,117 @@ const ACCEPTED = 'a';
 
 /**
  * The default `ProxyStore`: one process's memory, bounded, with no timers (expired entries are
- * dropped lazily), so it never keeps a process alive. Right for one instance; several instances
+ * dropped lazily, O(1) per key), so it never keeps a process alive. Right for one instance; several instances
  * need a shared store (`engage-sdk/proxy/redis`).
  *
  * @example
  * const proxy = createProxy({ ...options, store: createMemoryStore({ maxKeys: 200_000 }) });
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore {
-  const maxKeys = Math.max(1, options.maxKeys ?? 100_000);
-  const maxCounters = Math.max(1, options.maxCounters ?? 50_000);
   const now = options.now ?? Date.now;
-  // Maps keep insertion order, so the first entry is the oldest: eviction is O(1).
   // An event key holds `ACCEPTED` or the claiming owner's token, as the Redis store does.
-  const marks = new Map<string, { value: string; expiresAt: number }>();
-  const counters = new Map<string, { value: number; expiresAt: number }>();
-
-  function trim<V extends { expiresAt: number }>(map: Map<string, V>, max: number): void {
-    const t = now();
-    for (const [key, entry] of map) {
-      if (map.size <= max && entry.expiresAt > t) break;
-      map.delete(key);
-    }
-  }
-  function live(key: string): string | undefined {
-    const entry = marks.get(key);
-    return entry && entry.expiresAt > now() ? entry.value : undefined;
-  }
-  function set(key: string, value: string, ttlMs: number): void {
-    // Re-insert so a refreshed key moves to the young end.
-    marks.delete(key);
-    marks.set(key, { value, expiresAt: now() + ttlMs });
-  }
+  const marks = new Bounded<string>(Math.max(1, options.maxKeys ?? 100_000));
+  const counters = new Bounded<number>(Math.max(1, options.maxCounters ?? 50_000));
 
   return {
     async increment(key, amount, ttlMs) {
       const t = now();
       let counter = counters.get(key);
       if (!counter || counter.expiresAt <= t) {
-        counters.delete(key);
-        counter = { value: 0, expiresAt: t + ttlMs };
-        counters.set(key, counter);
-        trim(counters, maxCounters);
+        counter = counters.add(key, 0, t + ttlMs);
+        counters.trim(t);
       }
       counter.value += amount;
       return counter.value;
     },
     async claim(keys, owner, ttlMs) {
+      const t = now();
       const states = keys.map((key): ClaimState => {
-        const value = live(key);
-        if (value === ACCEPTED) return 'accepted';
-        if (value !== undefined && value !== owner) return 'pending';
-        if (value === undefined) set(key, owner, ttlMs);
+        const entry = marks.get(key);
+        if (entry && entry.expiresAt > t) return entry.value === ACCEPTED ? 'accepted' : entry.value === owner ? 'claimed' : 'pending';
+        marks.add(key, owner, t + ttlMs);
         return 'claimed';
       });
-      trim(marks, maxKeys);
+      marks.trim(t);
       return states;
     },
     async commit(keys, ttlMs) {
-      for (const key of keys) set(key, ACCEPTED, ttlMs);
-      trim(marks, maxKeys);
+      const t = now();
+      for (const key of keys) {
+        const entry = marks.get(key);
+        // A claim made moments ago is updated where it stands: its place in the eviction order
+        // is as young as a re-insert would make it, without the delete and the new entry.
+        if (entry) {
+          entry.value = ACCEPTED;
+          entry.expiresAt = t + ttlMs;
+        } else marks.add(key, ACCEPTED, t + ttlMs);
+      }
+      marks.trim(t);
     },
     async release(keys, owner) {
-      for (const key of keys) if (live(key) === owner) marks.delete(key);
+      const t = now();
+      for (const key of keys) {
+        const entry = marks.get(key);
+        if (entry && entry.expiresAt > t && entry.value === owner) marks.delete(key);
+      }
     },
   };
+}
+
+interface Entry<V> {
+  readonly key: string;
+  value: V;
+  expiresAt: number;
+}
+
+/**
+ * Entries by key, at most `max`, the oldest (or expired at the old end) dropped first. The order
+ * is kept in a queue of its own, not by walking the Map from its old end: V8 leaves a deleted
+ * entry there as a hole until its next rehash, and every walk skips the holes one by one (tens
+ * of thousands in a full store, most of a request's CPU). A queued entry no longer in the Map
+ * (deleted, or its key re-added) is stale and skipped.
+ */
+class Bounded<V> {
+  private readonly map = new Map<string, Entry<V>>();
+  private queue: Entry<V>[] = [];
+  private head = 0;
+
+  constructor(private readonly max: number) {}
+
+  get(key: string): Entry<V> | undefined {
+    return this.map.get(key);
+  }
+
+  /** A new entry at the young end, replacing any for `key`. */
+  add(key: string, value: V, expiresAt: number): Entry<V> {
+    const entry = { key, value, expiresAt };
+    this.map.delete(key);
+    this.map.set(key, entry);
+    this.queue.push(entry);
+    return entry;
+  }
+
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+
+  /** Drops entries from the old end while there are too many or they have expired. */
+  trim(now: number): void {
+    const { map, queue } = this;
+    while (this.head < queue.length) {
+      const entry = queue[this.head]!;
+      const live = map.get(entry.key) === entry;
+      if (live && map.size <= this.max && entry.expiresAt > now) break;
+      if (live) map.delete(entry.key);
+      this.head++;
+    }
+    // Compact now and then (amortized O(1)), dropping stale entries left behind a long-lived one.
+    if (this.head > 1024 && this.head * 2 > queue.length) {
+      this.queue = queue.slice(this.head);
+      this.head = 0;
+    } else if (queue.length - this.head > 2 * this.max + 1024) {
+      this.queue = queue.slice(this.head).filter((entry) => map.get(entry.key) === entry);
+      this.head = 0;
+    }
+  }
 }
