@@ -23,15 +23,24 @@ export class Claims {
   /** Accepted upstream before this request could forward them (answered from memory). */
   readonly accepted = new Set<string>();
   private readonly owner = crypto.randomUUID();
+  /**
+   * Each UUID's store key, made once: the same string object at claim and at commit lets a
+   * memory store's lookup match by identity instead of comparing characters.
+   */
+  private readonly keyOf = new Map<string, string>();
 
   constructor(
     private readonly store: ProxyStore,
-    private readonly workspaceId: string,
+    workspaceId: string,
     uuids: readonly string[],
     private readonly ttl: { claimMs: number; acceptedMs: number },
     private readonly onStoreError: (message: string) => void,
   ) {
-    this.pending = [...new Set(uuids.map((uuid) => uuid.toLowerCase()))];
+    for (const uuid of uuids) {
+      const lower = uuid.toLowerCase();
+      if (!this.keyOf.has(lower)) this.keyOf.set(lower, eventKey(workspaceId, lower));
+    }
+    this.pending = [...this.keyOf.keys()];
   }
 
   /** Claims every pending UUID it can; sorts the rest into accepted and still pending. */
@@ -78,6 +87,6 @@ export class Claims {
   }
 
   private keys(uuids: readonly string[]): string[] {
-    return uuids.map((uuid) => eventKey(this.workspaceId, uuid));
+    return uuids.map((uuid) => this.keyOf.get(uuid)!);
   }
 }

@@ -191,10 +191,10 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
     const deadline = Date.now() + config.claimWaitMs;
     for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
       if (claims.mine.length > 0) {
-        const part = onlyEvents(body as Record<string, unknown>, new Set(claims.mine));
-        const whole = part.count === units && !changed;
+        // Holding every event (the usual case), the body goes as it came; else only its share.
+        const part = claims.mine.length === units ? { body, count: units } : onlyEvents(body as Record<string, unknown>, new Set(claims.mine));
         attempted += part.count;
-        result = await upstream(whole ? read.text : JSON.stringify(part.body));
+        result = await upstream(part.count === units && !changed ? read.text : JSON.stringify(part.body));
         log.attempts = (log.attempts ?? 0) + result.attempts;
         if (!isSuccess(result)) {
           await claims.release();

@@ -53,7 +53,9 @@ export async function connectRedisStore(url: string, options: ConnectRedisStoreO
   if (typeof url !== 'string' || !/^(rediss?|unix):\/\//i.test(url)) {
     throw new TypeError(`connectRedisStore: url must start with redis://, rediss:// or unix:// (got ${redactRedisUrl(String(url))})`);
   }
-  const client = createClient({ ...clientOptions, url, disableOfflineQueue: true });
+  // No node-redis command timeout (5 s by default, an AbortSignal.timeout per command: ~6% of a
+  // proxy request's CPU): the store already bounds each call with one timer of its own.
+  const client = createClient({ commandOptions: { timeout: 0 }, ...clientOptions, url, disableOfflineQueue: true });
   client.on('error', (error: Error) => onError(error));
   const first = new Promise<boolean>((resolve) => {
     client.once('ready', () => resolve(true));
