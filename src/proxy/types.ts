@@ -179,10 +179,10 @@ export interface ProxyOptions {
   maxBodyBytes?: number | Partial<Record<Operation, number>>;
   /**
    * Rate limits per operation, replacing the default for each operation given (`{}` = none).
-   * Per workspace the defaults mirror the upstream: events 30,000 events/min, users 10,000/min,
-   * file-import status 50/min, campaign update 10/s + 100/min + 6000/h; experience events (no
-   * documented quota) 30,000 events/min. Per client: experience events and events 1,200
-   * events/min, users 120/min.
+   * Per workspace the defaults mirror the upstream's documented quotas: events 30,000 events/min,
+   * users 10,000/min, file-import status 50/min, campaign update 10/s + 100/min + 6000/h;
+   * experience events have none documented, so none here. Per client: experience events and
+   * events 1,200 events/min, users 120/min. From the environment: `ENGAGE_RATE_LIMITS`.
    * @default DEFAULT_RATE_LIMITS
    * @example rateLimits: { experienceEvents: { ...DEFAULT_RATE_LIMITS.experienceEvents, client: [{ limit: 600, windowMs: 60_000 }] } }
    */

@@ -1,6 +1,7 @@
 import { OPERATION_NAMES, OPERATIONS } from '../../upstream/operations';
 import { HEADER_NAME } from '../config';
 import { LOG_FORMATS, type LogFormat } from './log-line';
+import { rateLimitsFromEnv } from './rate-limits-env';
 import { UPSTREAM_ORIGIN } from '../pipeline/routes';
 import type { Operation, ProxyOptions } from '../types';
 
@@ -27,7 +28,8 @@ export interface EnvConfig {
  * ENGAGE_BASE_PATH; ENGAGE_ADMIN_TOKEN (enables the administrative operations for requests with
  * `Authorization: Bearer <token>`, and allows that header cross-origin); ENGAGE_ALLOWED_HEADERS
  * (comma-separated request headers a cross-origin page may send, added to `Content-Type` and,
- * with an admin token, `Authorization`); ENGAGE_LOG_FORMAT (`text` or `json`); ENGAGE_REDIS_URL (`redis://[user:password@]host:port[/db]`
+ * with an admin token, `Authorization`); ENGAGE_LOG_FORMAT (`text` or `json`); ENGAGE_RATE_LIMITS (see
+ * rate-limits-env.ts: `off`, or rules like `experienceEvents.client=600/min`); ENGAGE_REDIS_URL (`redis://[user:password@]host:port[/db]`
  * or `rediss://`: the store shared by several instances); PORT (default
  * 8787); HOST (default 127.0.0.1).
  *
@@ -71,6 +73,8 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) errors.push(`PORT must be a port number (got '${portText}')`);
   if (missing.length) errors.unshift(`missing environment variable${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+  const rateLimits = rateLimitsFromEnv(get('ENGAGE_RATE_LIMITS'));
+  if ('errors' in rateLimits) errors.push(...rateLimits.errors);
   const redisUrl = get('ENGAGE_REDIS_URL');
   // Named, never shown: the URL may carry a password.
   if (redisUrl && !/^rediss?:\/\//i.test(redisUrl)) errors.push('ENGAGE_REDIS_URL must start with redis:// or rediss://');
@@ -88,6 +92,7 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
     // The admin client sends its token cross-origin, so its preflight asks for Authorization.
     allowedHeaders: uniqueHeaders(['Content-Type', ...(adminToken ? ['Authorization'] : []), ...extraHeaders]),
     operations: known,
+    rateLimits: 'limits' in rateLimits ? rateLimits.limits : undefined,
   };
   if (adminToken) options.authorize = (request) => sameSecret(request.headers.get('authorization') ?? '', `Bearer ${adminToken}`);
   return { options, port, host: get('HOST') ?? '127.0.0.1', logFormat, redisUrl };

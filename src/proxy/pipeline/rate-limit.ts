@@ -3,13 +3,12 @@ import type { Operation, OperationRateLimits, ProxyStore, RateLimit } from '../t
 /**
  * Upstream quotas (facts sheet §9): users 10,000/min, events 30,000 events/min, campaign update
  * 10/s + 100/min + 6000/h, file-import status 50/min. Experience events have no documented
- * quota; ours keeps one page (or one abusive client) from spending the workspace's share.
+ * quota, so there is no workspace budget for them (a cap the upstream does not have would only
+ * hold real events back in the browsers); the per-client one keeps one page, or one abusive
+ * client, from flooding the proxy.
  */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<Operation, OperationRateLimits>> = {
-  experienceEvents: {
-    workspace: [{ limit: 30_000, windowMs: 60_000 }],
-    client: [{ limit: 1_200, windowMs: 60_000 }],
-  },
+  experienceEvents: { client: [{ limit: 1_200, windowMs: 60_000 }] },
   users: { workspace: [{ limit: 10_000, windowMs: 60_000 }], client: [{ limit: 120, windowMs: 60_000 }] },
   events: { workspace: [{ limit: 30_000, windowMs: 60_000 }], client: [{ limit: 1_200, windowMs: 60_000 }] },
   campaignUpdate: {
