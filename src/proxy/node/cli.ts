@@ -1,15 +1,17 @@
 // engage-proxy: the proxy on Node, configured from ENGAGE_* environment variables (see env-config.ts),
 // with /healthz, /readyz and /metrics beside it for load balancers, Kubernetes and Prometheus.
+import cluster from 'node:cluster';
 import process from 'node:process';
-import { serve } from './serve';
 import { createProxy } from '../create-proxy';
-import { configFromEnv } from './env-config';
-import { logLine, type LogFormat } from './log-line';
-import { createMemoryStore } from '../stores/memory-store';
-import { createMetrics } from './metrics';
-import { redactRedisUrl } from '../stores/redis-url';
 import { withProbes } from '../probes';
-import type { ProxyLogEntry, ProxyStore } from '../types';
+import { createMemoryStore } from '../stores/memory-store';
+import { redactRedisUrl } from '../stores/redis-url';
+import type { ProxyStore } from '../types';
+import { configFromEnv, type EnvConfig } from './env-config';
+import { createMetrics } from './metrics';
+import { createRequestLog } from './request-log';
+import { serve } from './serve';
+import { clusterMetrics, runPrimary } from './workers';
 
 async function main(): Promise<void> {
   const config = configFromEnv(process.env);
@@ -18,11 +20,19 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  if (config.workers > 1 && cluster.isPrimary) {
+    // The workers check the options (createProxy) again; the primary only says where they serve.
+    runPrimary(config.workers, ({ address, port }) => {
+      const host = address.includes(':') ? `[${address}]` : address;
+      console.log(`engage-proxy: ${announce(config, `http://${host}:${port}`)}; store: ${redactRedisUrl(config.redisUrl!)}; ${config.workers} workers`);
+    });
+    return;
+  }
   // The one place the store is made: the proxy and the readiness probe must share it.
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const store: ProxyStore = redis?.store ?? createMemoryStore();
   const metrics = createMetrics();
-  const print = printer(config.logFormat);
+  const log = createRequestLog(config.logFormat, config.logLevel, cluster.worker?.id);
   let proxy;
   try {
     proxy = createProxy({
@@ -30,7 +40,7 @@ async function main(): Promise<void> {
       store,
       logger: (entry) => {
         metrics.logger(entry);
-        print(entry);
+        log.write(entry);
       },
     });
   } catch (error) {
@@ -39,16 +49,26 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const handler = withProbes(proxy, { options: config.options, store, metrics });
+  const scraped = cluster.isWorker ? clusterMetrics(metrics) : metrics;
+  const handler = withProbes(proxy, { options: config.options, store, metrics: scraped });
   const server = await serve(handler, { port: config.port, host: config.host });
-  const ops = config.options.operations!.join(', ');
-  const where = redis ? `${redactRedisUrl(config.redisUrl!)}${redis.connected ? '' : ' (not reachable yet: serving without limits and memory until it is)'}` : 'memory';
-  console.log(`engage-proxy: listening on ${server.url}${config.options.basePath} for workspace ${config.options.workspaceId} (${ops}); store: ${where}`);
+  if (cluster.isPrimary) {
+    const where = redis ? `${redactRedisUrl(config.redisUrl!)}${redis.connected ? '' : ' (not reachable yet: serving without limits and memory until it is)'}` : 'memory';
+    console.log(`engage-proxy: ${announce(config, server.url)}; store: ${where}`);
+  }
   const stop = () => {
-    void Promise.all([server.close(), redis?.close()]).then(() => process.exit(0));
+    void Promise.all([server.close(), redis?.close()]).then(() => {
+      log.flush();
+      process.exit(0);
+    });
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+function announce(config: EnvConfig, url: string): string {
+  const { basePath, workspaceId, operations } = config.options;
+  return `listening on ${url}${basePath} for workspace ${workspaceId} (${operations!.join(', ')})`;
 }
 
 /**
@@ -65,11 +85,6 @@ async function connectRedis(url: string) {
       console.error(`engage-proxy: redis: ${error.message} (serving without limits and memory while it lasts)`);
     },
   });
-}
-
-/** One line per request, on stdout (stderr for warnings and errors). */
-function printer(format: LogFormat): (entry: ProxyLogEntry) => void {
-  return (entry) => (entry.level === 'info' ? console.log : console.error)(logLine(entry, format));
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,9 @@
+import { availableParallelism } from 'node:os';
 import { OPERATION_NAMES, OPERATIONS } from '../../upstream/operations';
 import { HEADER_NAME } from '../config';
 import { LOG_FORMATS, type LogFormat } from './log-line';
 import { rateLimitsFromEnv } from './rate-limits-env';
+import { LOG_LEVELS, type LogLevel } from './request-log';
 import { UPSTREAM_ORIGIN } from '../pipeline/routes';
 import type { Operation, ProxyOptions } from '../types';
 
@@ -14,8 +16,12 @@ export interface EnvConfig {
   host: string;
   /** `ENGAGE_LOG_FORMAT`: one text line (default) or one JSON object per request. */
   logFormat: LogFormat;
+  /** `ENGAGE_LOG_LEVEL`: `info` (every request, default), `warn` (problems only), `error`, `off`. */
+  logLevel: LogLevel;
   /** `ENGAGE_REDIS_URL`: the shared store of several instances; absent = this process's memory. */
   redisUrl?: string;
+  /** `ENGAGE_WORKERS`: processes serving the port (`auto`: one per core); 1 = this process alone. */
+  workers: number;
 }
 
 /**
@@ -28,7 +34,9 @@ export interface EnvConfig {
  * ENGAGE_BASE_PATH; ENGAGE_ADMIN_TOKEN (enables the administrative operations for requests with
  * `Authorization: Bearer <token>`, and allows that header cross-origin); ENGAGE_ALLOWED_HEADERS
  * (comma-separated request headers a cross-origin page may send, added to `Content-Type` and,
- * with an admin token, `Authorization`); ENGAGE_LOG_FORMAT (`text` or `json`); ENGAGE_RATE_LIMITS (see
+ * with an admin token, `Authorization`); ENGAGE_LOG_FORMAT (`text` or `json`); ENGAGE_LOG_LEVEL (`info`, `warn`, `error`, `off`);
+ * ENGAGE_WORKERS (a number of processes, or `auto`: one per core; more than 1 needs
+ * ENGAGE_REDIS_URL); ENGAGE_RATE_LIMITS (see
  * rate-limits-env.ts: `off`, or rules like `experienceEvents.client=600/min`); ENGAGE_REDIS_URL (`redis://[user:password@]host:port[/db]`
  * or `rediss://`: the store shared by several instances); PORT (default
  * 8787); HOST (default 127.0.0.1).
@@ -69,6 +77,12 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
   }
   const logFormat = (get('ENGAGE_LOG_FORMAT') ?? 'text').toLowerCase() as LogFormat;
   if (!LOG_FORMATS.includes(logFormat)) errors.push(`ENGAGE_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')} (got '${get('ENGAGE_LOG_FORMAT')}')`);
+  const logLevel = (get('ENGAGE_LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) errors.push(`ENGAGE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${get('ENGAGE_LOG_LEVEL')}')`);
+  const workersText = (get('ENGAGE_WORKERS') ?? '1').toLowerCase();
+  const workers = workersText === 'auto' ? availableParallelism() : Number(workersText);
+  if (!/^\d+$/.test(workersText) && workersText !== 'auto') errors.push(`ENGAGE_WORKERS must be a number of processes or auto (got '${workersText}')`);
+  else if (!(workers >= 1 && workers <= 256)) errors.push(`ENGAGE_WORKERS must be between 1 and 256 (got '${workersText}')`);
   const portText = get('PORT') ?? '8787';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) errors.push(`PORT must be a port number (got '${portText}')`);
@@ -78,6 +92,10 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
   const redisUrl = get('ENGAGE_REDIS_URL');
   // Named, never shown: the URL may carry a password.
   if (redisUrl && !/^rediss?:\/\//i.test(redisUrl)) errors.push('ENGAGE_REDIS_URL must start with redis:// or rediss://');
+  // Each process would have its own memory: a re-send reaching another one is forwarded again.
+  if (workers > 1 && !redisUrl) {
+    errors.push(`ENGAGE_WORKERS=${workersText} needs ENGAGE_REDIS_URL: with the memory store each process remembers only its own forwards, so a re-send reaching another process would be forwarded again`);
+  }
   if (errors.length) return { errors };
 
   const options: ProxyOptions = {
@@ -95,7 +113,7 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
     rateLimits: 'limits' in rateLimits ? rateLimits.limits : undefined,
   };
   if (adminToken) options.authorize = (request) => sameSecret(request.headers.get('authorization') ?? '', `Bearer ${adminToken}`);
-  return { options, port, host: get('HOST') ?? '127.0.0.1', logFormat, redisUrl };
+  return { options, port, host: get('HOST') ?? '127.0.0.1', logFormat, logLevel, redisUrl, workers };
 }
 
 /** Header names are case-insensitive: keep the first spelling of each. */
