@@ -1,125 +1,177 @@
-// Proxy bench (run after `npm run build`): `node bench/proxy.mjs [--quick]`.
+// Proxy bench, side by side in one run (`npm run bench:proxy`, `-- --quick` for a shorter one).
 //
-// 1. Added latency: the same experience-event request sent to the emulator directly and through
-//    the proxy (to that same emulator), alternating one by one in one run, so both see the same
-//    machine state. Added latency = proxied − direct, at p50 and p99.
-// 2. Requests/second on one core: the proxy handler alone (upstream answered in-process by a
-//    stub `fetch`), so the number is the proxy's own cost, not the emulator's or the network's.
-//    Also for re-sends answered from the dedup memory.
-// Bounded: ~10-20 s on a shared 2-core machine.
+// Each contender is its own server process in front of one minimal upstream (bench/servers/
+// upstream.mjs): the bare Node forward a team would write instead (node:http + JSON.parse +
+// undici Pool + the key added: bench/servers/bare-forward.mjs), nginx where installed (printed,
+// not a target), and engage-proxy as operators run it, from the environment only: memory store,
+// Redis (redis-server's own CPU printed apart), logs on (info, JSON) and off, one and two workers.
+// This process is the load: fresh UUIDs in every body, 1 and 20 events per request.
+//
+// The figure that holds on a shared machine is the server's own CPU time per request (from
+// /proc, the process and its children); then requests/s at 16 connections, and p50/p99 at one.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createEmulator } from '../dist/emulator.js';
-import { createProxy, serve } from '../dist/proxy.js';
-import { experienceBody, ms, percentile as pct, throughput } from './experience-request.mjs';
+import { Pool } from 'undici';
+import { experienceBody, percentile } from './experience-request.mjs';
+import { cpuOfTree, freePort, start } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
-const LATENCY_ROUNDS = quick ? 300 : 1200;
-const WARMUP = quick ? 50 : 200;
-const THROUGHPUT_MS = quick ? 1500 : 3000;
-const CONCURRENCY = 16;
+const LOAD_MS = quick ? 2_500 : 5_000;
+const WARM_MS = quick ? 800 : 1_500;
+const LATENCY_REQUESTS = quick ? 1_000 : 3_000;
+const CONNECTIONS = 16;
+const here = import.meta.dirname;
+const CLI = resolve(here, '../dist/proxy-cli.js');
+if (!existsSync(CLI)) throw new Error('bench: dist/proxy-cli.js is missing: run `npm run build` first (npm run bench:proxy does)');
 
-const body = (actions = 1) => experienceBody(actions);
+const upstreamPort = freePort();
+const upstream = await start(process.execPath, [join(here, 'servers/upstream.mjs'), String(upstreamPort)], { port: upstreamPort });
+const redisPort = freePort();
+const redis = await start('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { port: redisPort });
+const scratch = mkdtempSync(join(tmpdir(), 'engage-bench-'));
 
-async function latency() {
-  const emulator = createEmulator({});
-  const upstream = await serve(emulator.handler, { port: 0 });
-  const proxy = createProxy({
-    workspaceId: emulator.workspaceId,
-    keys: emulator.keys,
-    sdkUrl: upstream.url,
-    // The bench is one client sending thousands of events a minute: no budgets here.
-    rateLimits: { experienceEvents: {} },
+const engage = (env) => (port) =>
+  start(process.execPath, [CLI], {
+    port,
+    env: {
+      ENGAGE_WORKSPACE_ID: 'ENGAGEDEMO01',
+      ENGAGE_PERSONALIZE_KEY: 'bench-key',
+      ENGAGE_SDK_URL: `http://127.0.0.1:${upstreamPort}`,
+      // One client sending thousands of events a second: no budgets here.
+      ENGAGE_RATE_LIMITS: 'off',
+      ENGAGE_LOG_LEVEL: 'off',
+      PORT: String(port),
+      ...env,
+    },
   });
-  const front = await serve(proxy, { port: 0 });
-  const directHeaders = {
-    'content-type': 'application/json',
-    authorization: `Basic ${Buffer.from(`${emulator.workspaceId}:${emulator.keys.personalize}`).toString('base64')}`,
-    'svc-appkey': emulator.workspaceId,
-  };
-  const send = async (url, headers) => {
-    const payload = body();
-    const started = performance.now();
-    const res = await fetch(`${url}/v1/experiences/events`, { method: 'POST', headers, body: payload });
-    await res.arrayBuffer();
-    const took = performance.now() - started;
-    if (res.status !== 200) throw new Error(`bench: ${url} answered ${res.status}`);
-    return took;
-  };
-  const proxied = { 'content-type': 'application/json' };
-  for (let i = 0; i < WARMUP; i++) {
-    await send(upstream.url, directHeaders);
-    await send(front.url, proxied);
-  }
-  const direct = [];
-  const through = [];
-  const added = [];
-  for (let i = 0; i < LATENCY_ROUNDS; i++) {
-    // Alternate which goes first so neither always meets a warmer connection.
-    let d, t;
-    if (i % 2) {
-      d = await send(upstream.url, directHeaders);
-      t = await send(front.url, proxied);
-    } else {
-      t = await send(front.url, proxied);
-      d = await send(upstream.url, directHeaders);
+const REDIS = { ENGAGE_REDIS_URL: `redis://127.0.0.1:${redisPort}` };
+
+/** The contenders, in the order printed; `target` marks the rows the targets apply to. */
+const contenders = [
+  { name: 'bare Node forward (node:http + undici Pool)', start: (port) => start(process.execPath, [join(here, 'servers/bare-forward.mjs'), String(port), String(upstreamPort)], { port }), floor: true },
+  existsSync('/usr/sbin/nginx') && { name: 'nginx (proxy_pass + proxy_set_header)', start: nginx },
+  { name: 'engage-proxy, memory store', start: engage({}), target: 2 },
+  { name: 'engage-proxy, memory store, logs on (info, JSON)', start: engage({ ENGAGE_LOG_LEVEL: 'info', ENGAGE_LOG_FORMAT: 'json' }), logs: true },
+  { name: 'engage-proxy, Redis store', start: engage(REDIS), target: 2.5, redis: true },
+  { name: 'engage-proxy, Redis store, ENGAGE_WORKERS=2', start: engage({ ...REDIS, ENGAGE_WORKERS: '2' }), redis: true },
+].filter(Boolean);
+
+async function nginx(port) {
+  const dir = mkdtempSync(join(scratch, 'nginx-'));
+  const auth = Buffer.from('ENGAGEDEMO01:bench-key').toString('base64');
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `daemon off; worker_processes 1; error_log stderr error; pid ${dir}/nginx.pid;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
+  upstream engage { server 127.0.0.1:${upstreamPort}; keepalive 64; }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://engage; proxy_http_version 1.1; proxy_set_header Connection "";
+      proxy_set_header Authorization "Basic ${auth}"; proxy_set_header SVC-APPKEY ENGAGEDEMO01;
     }
-    direct.push(d);
-    through.push(t);
-    added.push(t - d);
   }
-  // Whole stack over HTTP (client, proxy and emulator share this one process).
+}
+`,
+  );
+  return start('/usr/sbin/nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { port });
+}
+
+/** `connections` loops posting fresh bodies for `ms`; every answer must be 200. */
+async function load(pool, events, connections, ms) {
   let done = 0;
-  const until = performance.now() + THROUGHPUT_MS;
-  const started = performance.now();
+  const until = performance.now() + ms;
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: connections }, async () => {
       while (performance.now() < until) {
-        const res = await fetch(`${front.url}/v1/experiences/events`, { method: 'POST', headers: proxied, body: body() });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`bench: proxy answered ${res.status}`);
+        const body = experienceBody(events);
+        const res = await pool.request({ path: '/v1/experiences/events', method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        await res.body.text();
+        if (res.statusCode !== 200) throw new Error(`bench: answered ${res.statusCode}`);
         done++;
       }
     }),
   );
-  const httpRps = done / ((performance.now() - started) / 1000);
-  await front.close();
-  await upstream.close();
-  emulator.close();
-  for (const list of [direct, through, added]) list.sort((a, b) => a - b);
-  return { direct, through, added, httpRps };
+  return done;
 }
 
-
-async function handlerOnly() {
-  const ok = JSON.stringify({ status: 'success', message: 'accepted', req_id: 'BENCH001' });
-  const proxy = createProxy({
-    workspaceId: 'ENGAGEDEMO01',
-    keys: { personalize: 'bench-key' },
-    sdkUrl: 'http://upstream.invalid',
-    rateLimits: { experienceEvents: {} },
-    fetch: async () => new Response(ok, { status: 200, headers: { 'content-type': 'application/json' } }),
-  });
-  const request = (payload) =>
-    new Request('http://proxy.local/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
-  const load = { durationMs: THROUGHPUT_MS, concurrency: CONCURRENCY };
-  const fresh = await throughput('forwarded (1 event, fresh UUID)', proxy, () => request(body()), load);
-  const batch = await throughput('forwarded (20 events per request)', proxy, () => request(body(20)), load);
-  const replay = body(20);
-  await proxy(request(replay));
-  const dedup = await throughput('re-send answered from dedup memory (20 events)', proxy, () => request(replay), load);
-  return [fresh, batch, dedup];
+async function measure(contender, events) {
+  const port = freePort();
+  const server = await contender.start(port);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    const pool = new Pool(url, { connections: CONNECTIONS });
+    await load(pool, events, CONNECTIONS, WARM_MS);
+    const cpu0 = cpuOfTree(server.pid);
+    const redis0 = cpuOfTree(redis.pid);
+    const started = performance.now();
+    const done = await load(pool, events, CONNECTIONS, LOAD_MS);
+    const seconds = (performance.now() - started) / 1000;
+    const cpuUs = (cpuOfTree(server.pid) - cpu0) / done;
+    const redisUs = (cpuOfTree(redis.pid) - redis0) / done;
+    await pool.close();
+    const single = new Pool(url, { connections: 1 });
+    await load(single, events, 1, 300);
+    const latencies = [];
+    for (let i = 0; i < LATENCY_REQUESTS; i++) {
+      const sent = performance.now();
+      const res = await single.request({ path: '/v1/experiences/events', method: 'POST', headers: { 'content-type': 'application/json' }, body: experienceBody(events) });
+      await res.body.text();
+      latencies.push(performance.now() - sent);
+    }
+    await single.close();
+    latencies.sort((a, b) => a - b);
+    return { cpuUs, redisUs: contender.redis ? redisUs : undefined, rps: done / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  } finally {
+    await server.stop();
+  }
 }
 
-const { direct, through, added, httpRps } = await latency();
-console.log(`proxy bench — Node ${process.version}, ${LATENCY_ROUNDS} alternating request pairs after ${WARMUP} warm-up pairs (HTTP on 127.0.0.1, keep-alive)`);
-console.log('  percentile   direct to emulator   through proxy   difference   ratio   added per pair');
-for (const p of [50, 90, 99]) {
-  const d = pct(direct, p);
-  const t = pct(through, p);
-  console.log(`  p${String(p).padEnd(10)} ${ms(d).padStart(18)} ${ms(t).padStart(15)} ${ms(t - d).padStart(12)} ${(t / d).toFixed(2).padStart(6)}x ${ms(pct(added, p)).padStart(16)}`);
+console.log(`proxy bench — Node ${process.version}, ${LOAD_MS / 1000} s at ${CONNECTIONS} connections and ${LATENCY_REQUESTS} requests at 1 connection per row, fresh UUIDs`);
+const results = {};
+for (const events of [1, 20]) {
+  for (const contender of contenders) results[`${contender.name}|${events}`] = await measure(contender, events);
 }
-console.log(`\nwhole stack over HTTP (client + proxy + emulator in this one process), ${CONCURRENCY} concurrent: ${Math.round(httpRps)} req/s`);
-console.log(`\nhandler throughput, one process (one core), ${CONCURRENCY} concurrent, upstream stubbed in-process:`);
-for (const r of await handlerOnly()) {
-  console.log(`  ${r.label.padEnd(48)} ${Math.round(r.rps).toString().padStart(7)} req/s   ${Math.round(r.perCpuSecond).toString().padStart(7)} req per CPU-second`);
+for (const events of [1, 20]) {
+  const floor = results[`${contenders[0].name}|${events}`];
+  console.log(`\n${events} event${events > 1 ? 's' : ''} per request`);
+  console.log('  contender                                             CPU µs/req   ×bare   req/s @16   % of bare   p50 ms   p99 ms   p99 − bare');
+  for (const contender of contenders) {
+    const r = results[`${contender.name}|${events}`];
+    const redisNote = r.redisUs !== undefined ? ` (+${r.redisUs.toFixed(0)} in redis-server)` : '';
+    console.log(
+      `  ${contender.name.padEnd(52)} ${r.cpuUs.toFixed(0).padStart(7)}${redisNote.padEnd(25)} ${(r.cpuUs / floor.cpuUs).toFixed(2).padStart(5)}× ${r.rps.toFixed(0).padStart(8)} ${((100 * r.rps) / floor.rps).toFixed(0).padStart(9)} % ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${(r.p99 - floor.p99 >= 0 ? '+' : '') + (r.p99 - floor.p99).toFixed(2).padStart(6)}`,
+    );
+  }
 }
+const row = (name, events) => results[`${name}|${events}`];
+console.log('\ntargets (engage-proxy against the bare forward, same run):');
+for (const contender of contenders.filter((c) => c.target)) {
+  for (const events of [1, 20]) {
+    const r = row(contender.name, events);
+    const floor = row(contenders[0].name, events);
+    const cpu = r.cpuUs / floor.cpuUs;
+    const rps = r.rps / floor.rps;
+    const p99 = r.p99 - floor.p99;
+    const mark = (ok) => (ok ? 'met' : 'MISSED');
+    console.log(`  ${contender.name}, ${events} ev: CPU ${cpu.toFixed(2)}× (≤ ${contender.target}×: ${mark(cpu <= contender.target)}), req/s ${(100 * rps).toFixed(0)} % (≥ 50 %: ${mark(rps >= 0.5)}), p99 ${p99 >= 0 ? '+' : ''}${p99.toFixed(2)} ms (≤ +1 ms: ${mark(p99 <= 1)})`);
+  }
+}
+const logs = contenders.find((c) => c.logs);
+for (const events of [1, 20]) {
+  const on = row(logs.name, events).cpuUs;
+  const off = row('engage-proxy, memory store', events).cpuUs;
+  console.log(`  logs on vs off, ${events} ev: CPU ${on.toFixed(0)} vs ${off.toFixed(0)} µs/req, ${(100 * (on / off - 1)).toFixed(1)} % (within 10 %: ${Math.abs(on / off - 1) <= 0.1 ? 'met' : 'MISSED'})`);
+}
+for (const events of [1, 20]) {
+  const one = row('engage-proxy, Redis store', events).rps;
+  const two = row('engage-proxy, Redis store, ENGAGE_WORKERS=2', events).rps;
+  console.log(`  two workers vs one (Redis), ${events} ev: ${two.toFixed(0)} vs ${one.toFixed(0)} req/s (${(two / one).toFixed(2)}×; this process's load shares the same 2 cores)`);
+}
+await Promise.all([upstream.stop(), redis.stop()]);
+rmSync(scratch, { recursive: true, force: true });
