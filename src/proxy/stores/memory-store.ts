@@ -95,7 +95,9 @@ interface Entry<V> {
  */
 class Bounded<V> {
   private readonly map = new Map<string, Entry<V>>();
-  private queue: Entry<V>[] = [];
+  // A passed slot is emptied at once, so an evicted entry (key string and all) is not kept alive
+  // until the next compaction.
+  private queue: Array<Entry<V> | undefined> = [];
   private head = 0;
 
   constructor(private readonly max: number) {}
@@ -125,14 +127,14 @@ class Bounded<V> {
       const live = map.get(entry.key) === entry;
       if (live && map.size <= this.max && entry.expiresAt > now) break;
       if (live) map.delete(entry.key);
-      this.head++;
+      queue[this.head++] = undefined;
     }
     // Compact now and then (amortized O(1)), dropping stale entries left behind a long-lived one.
     if (this.head > 1024 && this.head * 2 > queue.length) {
       this.queue = queue.slice(this.head);
       this.head = 0;
     } else if (queue.length - this.head > 2 * this.max + 1024) {
-      this.queue = queue.slice(this.head).filter((entry) => map.get(entry.key) === entry);
+      this.queue = queue.slice(this.head).filter((entry) => map.get(entry!.key) === entry);
       this.head = 0;
     }
   }
