@@ -44,7 +44,7 @@ export default [
       banner: (chunk) => (chunk.isEntry && chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : ''),
     },
     external: (id) => id.startsWith('node:') || ['idb-keyval', 'pino', 'prom-client', 'redis', 'undici'].includes(id),
-    plugins: [ts(true), constToLet()],
+    plugins: [ts(true), constToLet(), dtsExtensions()],
   },
   {
     input: 'src/iife.ts',
