@@ -4,6 +4,7 @@ import typescript from '@rollup/plugin-typescript';
 import resolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import constToLet from './scripts/const-to-let.mjs';
+import dtsExtensions from './scripts/dts-extensions.mjs';
 
 const ts = (declarations) =>
   typescript({
