@@ -55,12 +55,15 @@ const browser = await chromium.launch({ executablePath, args });
 const received = async () => (await (await fetch(`${stack.emulatorUrl}/_emulator/experience-events`)).json());
 const reset = () => fetch(`${stack.emulatorUrl}/_emulator/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
-async function measure(kind, build = 'this') {
+const RUNS = Number(process.env.RUNS ?? 3);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function measure(kind, build = 'this', count = n) {
   await reset();
   const page = await (await browser.newContext()).newPage();
   await page.goto(`${stack.url}/bench/pages/tracker.html?build=${build}`);
   await page.waitForFunction(() => window.benchReady === true);
-  const result = await page.evaluate(([k, count]) => window.bench[k](count), [kind, n]);
+  const result = await page.evaluate(([k, events]) => window.bench[k](events), [kind, count]);
   const { unique, duplicates } = await received();
   await page.context().close();
   return { ...result, unique, duplicates };
@@ -91,6 +94,23 @@ try {
   row('unique events at the emulator', `${ours.unique}`, base ? `${base.unique}` : '', `${naive.unique}`, '');
   row('duplicates at the emulator', `${ours.duplicates}`, base ? `${base.duplicates}` : '', `${naive.duplicates}`, '');
   if (naive.delivered !== undefined) row('naive requests answered 2xx', '', '', `${naive.delivered}`, '');
+
+  // Bursts on a tracker with the default options (delivery right after), this build beside the baseline.
+  console.log(`\nafter a burst of shown() calls, default options, until all is delivered (${RUNS} runs each; long tasks ≥ 50 ms and the longest, in ms)`);
+  console.log(`${'burst'.padEnd(10)} ${'this build'.padStart(40)} ${(baseline ? 'baseline' : '').padStart(40)}`);
+  for (const size of [100, 1_000, 10_000]) {
+    const cell = (runs) =>
+      runs
+        ? `${runs.map((r) => `${r.longTasks}/${r.longestTaskMs.toFixed(0)}`).join(' ')}; ${median(runs.map((r) => r.callUs)).toFixed(2)} µs/call`
+        : '';
+    const ours = [];
+    const base = [];
+    for (let i = 0; i < RUNS; i++) {
+      ours.push(await measure('burst', 'this', size));
+      if (baseline) base.push(await measure('burst', 'baseline', size));
+    }
+    console.log(`${String(size).padEnd(10)} ${cell(ours).padStart(40)} ${cell(baseline && base).padStart(40)}`);
+  }
 } finally {
   await browser.close();
   await stack.close();

@@ -48,6 +48,31 @@ async function committed(db, store) {
 }
 
 window.bench = {
+  /**
+   * A burst as a page meets it: `n` calls to `shown` in one loop on a tracker with the default
+   * options, so delivery starts at once. Long tasks from the loop's end until every event is
+   * delivered (and 500 ms more): how many reached 50 ms and the longest, plus µs per call and how
+   * long the loop's own task ran on after it.
+   */
+  async burst(n) {
+    const tracker = createTracker({ endpoint, customerId: 'bench', namespace: `burst-${n}-${Math.random()}` });
+    longTasks.length = 0;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) tracker.shown(context);
+    const { t1, afterLoop } = endLoop(t0);
+    const afterLoopMs = await afterLoop;
+    await tracker.flush();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = longTasks.filter((task) => task.startTime >= t1 + afterLoopMs - 1);
+    tracker.destroy();
+    return {
+      callUs: ((t1 - t0) * 1000) / n,
+      afterLoopMs,
+      longTasks: after.filter((task) => task.duration >= 50).length,
+      longestTaskMs: Math.max(0, ...after.map((task) => task.duration)),
+    };
+  },
+
   async ours(n) {
     // Warm up (JIT, database open) outside the measurement.
     const warm = createTracker({ endpoint: '/nowhere', customerId: 'bench', batchSize: 1e9, flushInterval: 1e9, namespace: 'warm' });
