@@ -2,28 +2,19 @@
 // (@arethetypeswrong, publint) and consumer projects compiled by tsc, skipLibCheck off, under
 // TypeScript's node16, nodenext and bundler resolutions. `npm test` builds dist first.
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { publint } from 'publint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installPacked, ROOT } from '../support/packed';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-// Inside the repo, so the consumers' imports of engage-sdk's own dependencies (prom-client, redis,
-// @types/node) resolve from its node_modules as they would from an app's.
 let work: string;
 let tarball: Uint8Array;
 
 beforeAll(() => {
-  mkdirSync(join(ROOT, '.tmp'), { recursive: true });
-  work = mkdtempSync(join(ROOT, '.tmp/package-'));
-  const file = execFileSync('npm', ['pack', '--pack-destination', work, '--ignore-scripts', '--silent'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
-  tarball = new Uint8Array(readFileSync(join(work, file)));
-  const modules = join(work, 'node_modules');
-  mkdirSync(modules);
-  execFileSync('tar', ['-xzf', join(work, file), '-C', modules]);
-  renameSync(join(modules, 'package'), join(modules, 'engage-sdk'));
+  ({ dir: work, tarball } = installPacked('package'));
 }, 60_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -15,6 +15,23 @@ afterEach(async () => {
 const XP = '/v1/experiences/events';
 
 describe('dedup memory', () => {
+  // Next.js hands route handlers a request.url on `localhost` whatever the browser addressed:
+  // same-origin is the Host the browser sent, which a page cannot choose.
+  it('takes the Host the browser sent as its own origin, whatever host request.url names', async () => {
+    h = await harness();
+    const request = (origin: string) =>
+      h!.proxy(
+        new Request(`http://localhost:3000/engage/v1/experiences/events`, {
+          method: 'POST',
+          headers: { host: '127.0.0.1:3000', origin, 'content-type': 'application/json' },
+          body: JSON.stringify(experienceBody()),
+        }),
+      );
+    expect((await request('http://127.0.0.1:3000')).status).toBe(200);
+    expect((await request('http://localhost:3000')).status).toBe(403);
+    expect((await request('https://evil.example')).status).toBe(403);
+  });
+
   it('answers a re-sent batch with success without forwarding it again', async () => {
     h = await harness();
     const body = experienceBody(3);

@@ -9,7 +9,7 @@ export function webHandler(pipeline: Pipeline): ProxyHandler {
     const answer = await pipeline({
       method: request.method,
       path: url.pathname,
-      origin: () => url.origin,
+      origin: () => hostOrigin(url, request.headers.get('host')),
       header: (name) => request.headers.get(name),
       readBody: (maxBytes) => readBody(request, maxBytes),
       request: () => request,
@@ -18,4 +18,17 @@ export function webHandler(pipeline: Pipeline): ProxyHandler {
     });
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   };
+}
+
+/**
+ * The origin the browser addressed: the `Host` it sent, with the URL's scheme. A framework may
+ * build `request.url` from its own configuration (Next.js: `localhost` whatever the Host), and a
+ * page on `127.0.0.1` was then refused as cross-origin. A browser cannot choose its Host.
+ */
+function hostOrigin(url: URL, host: string | null): string {
+  try {
+    return host ? new URL(`${url.protocol}//${host}`).origin : url.origin;
+  } catch {
+    return url.origin;
+  }
 }
