@@ -34,6 +34,8 @@ export default [
       proxy: 'src/proxy/node.ts',
       // Its own entry: the only module importing `redis` (optional peer), never in a browser bundle.
       'proxy-redis': 'src/proxy/redis.ts',
+      // Its own entry: the Durable Object store, for Cloudflare Workers only.
+      'proxy-cloudflare': 'src/proxy/cloudflare.ts',
       emulator: 'src/emulator/index.ts',
       'proxy-cli': 'src/proxy/node/cli.ts',
       'emulator-cli': 'src/emulator/cli.ts',

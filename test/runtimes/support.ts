@@ -6,7 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import nodeResolve from '@rollup/plugin-node-resolve';
+import { rollup } from 'rollup';
 import { expect } from 'vitest';
 import { experienceBody, KEYS, WORKSPACE, type Upstream } from '../proxy/support';
 
@@ -49,6 +51,27 @@ export async function appDir(files: Record<string, string> = {}): Promise<AppDir
   await writeFile(join(dir, 'app.mjs'), APP_MODULE);
   for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   return { dir, close: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface BundledWorker {
+  code: string;
+  /** Every module rollup loaded, including re-export-only ones that leave no code behind. */
+  modules: string[];
+}
+
+/** A Worker module bundled the way wrangler bundles one (export conditions workerd, worker, browser). */
+export async function bundleWorker(input: string): Promise<BundledWorker> {
+  const build = await rollup({
+    input,
+    plugins: [nodeResolve({ exportConditions: ['workerd', 'worker', 'browser'], preferBuiltins: false, rootDir: dirname(input) })],
+    onwarn: (warning) => {
+      throw new Error(`bundling the worker: ${warning.message}`);
+    },
+  });
+  const { output } = await build.generate({ format: 'es', inlineDynamicImports: true });
+  const modules = build.watchFiles;
+  await build.close();
+  return { code: output[0].code, modules };
 }
 
 /** A binary shipped inside an npm package (devDependency); fails loudly when absent. */

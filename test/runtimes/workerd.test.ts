@@ -3,12 +3,10 @@
 // one (export conditions workerd, worker, browser), forwarding to the emulator on Node.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import nodeResolve from '@rollup/plugin-node-resolve';
 import { Miniflare } from 'miniflare';
-import { rollup } from 'rollup';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startUpstream, type Upstream } from '../proxy/support';
-import { appDir, exercise, report, ROOT, type AppDir } from './support';
+import { appDir, bundleWorker, exercise, report, ROOT, type AppDir, type BundledWorker } from './support';
 
 const WORKER = `import { makeProxy } from './app.mjs';
 
@@ -25,27 +23,12 @@ let upstream: Upstream;
 let app: AppDir;
 let mf: Miniflare | undefined;
 let url: string;
-let bundled: { code: string; modules: string[] };
-
-async function bundle(dir: string): Promise<{ code: string; modules: string[] }> {
-  const build = await rollup({
-    input: join(dir, 'worker.mjs'),
-    plugins: [nodeResolve({ exportConditions: ['workerd', 'worker', 'browser'], preferBuiltins: false, rootDir: dir })],
-    onwarn: (warning) => {
-      throw new Error(`bundling the worker: ${warning.message}`);
-    },
-  });
-  const { output } = await build.generate({ format: 'es', inlineDynamicImports: true });
-  // Every module rollup loaded, including re-export-only ones that leave no code behind.
-  const modules = build.watchFiles;
-  await build.close();
-  return { code: output[0].code, modules };
-}
+let bundled: BundledWorker;
 
 beforeAll(async () => {
   upstream = await startUpstream();
   app = await appDir({ 'worker.mjs': WORKER });
-  bundled = await bundle(app.dir);
+  bundled = await bundleWorker(join(app.dir, 'worker.mjs'));
   mf = new Miniflare({
     modules: true,
     script: bundled.code,
