@@ -18,9 +18,14 @@ import { experienceBody, percentile } from './experience-request.mjs';
 import { cpuOfTree, freePort, start } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
+// `--only=<part of a name>`: the bare forward and the contenders whose name holds it.
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const LOAD_MS = quick ? 2_500 : 5_000;
 const WARM_MS = quick ? 800 : 1_500;
 const LATENCY_REQUESTS = quick ? 1_000 : 3_000;
+// Rounds in rotation, each figure the median of its rounds: on a shared 2-core machine one
+// round's ratios moved by ±20 % from run to run.
+const ROUNDS = quick ? 1 : 3;
 const CONNECTIONS = 16;
 const here = import.meta.dirname;
 const CLI = resolve(here, '../dist/proxy-cli.js');
@@ -56,7 +61,7 @@ const contenders = [
   { name: 'engage-proxy, memory store, logs on (info, JSON)', start: engage({ ENGAGE_LOG_LEVEL: 'info', ENGAGE_LOG_FORMAT: 'json' }), logs: true },
   { name: 'engage-proxy, Redis store', start: engage(REDIS), target: 2.5, redis: true },
   { name: 'engage-proxy, Redis store, ENGAGE_WORKERS=2', start: engage({ ...REDIS, ENGAGE_WORKERS: '2' }), redis: true },
-].filter(Boolean);
+].filter((c) => c && (!only || c.floor || c.name.includes(only)));
 
 async function nginx(port) {
   const dir = mkdtempSync(join(scratch, 'nginx-'));
@@ -132,11 +137,19 @@ async function measure(contender, events) {
   }
 }
 
-console.log(`proxy bench — Node ${process.version}, ${LOAD_MS / 1000} s at ${CONNECTIONS} connections and ${LATENCY_REQUESTS} requests at 1 connection per row, fresh UUIDs`);
-const results = {};
-for (const events of [1, 20]) {
-  for (const contender of contenders) results[`${contender.name}|${events}`] = await measure(contender, events);
+console.log(
+  `proxy bench — Node ${process.version}, ${LOAD_MS / 1000} s at ${CONNECTIONS} connections and ${LATENCY_REQUESTS} requests at 1 connection per row, fresh UUIDs; median of ${ROUNDS} round${ROUNDS > 1 ? 's' : ''} in rotation`,
+);
+const rounds = {};
+for (let round = 0; round < ROUNDS; round++) {
+  for (const events of [1, 20]) {
+    for (const contender of contenders) (rounds[`${contender.name}|${events}`] ??= []).push(await measure(contender, events));
+  }
 }
+const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const results = Object.fromEntries(
+  Object.entries(rounds).map(([name, runs]) => [name, Object.fromEntries(Object.keys(runs[0]).map((field) => [field, runs[0][field] === undefined ? undefined : median(runs.map((run) => run[field]))]))]),
+);
 for (const events of [1, 20]) {
   const floor = results[`${contenders[0].name}|${events}`];
   console.log(`\n${events} event${events > 1 ? 's' : ''} per request`);
@@ -163,12 +176,12 @@ for (const contender of contenders.filter((c) => c.target)) {
   }
 }
 const logs = contenders.find((c) => c.logs);
-for (const events of [1, 20]) {
+for (const events of logs && row('engage-proxy, memory store', 1) ? [1, 20] : []) {
   const on = row(logs.name, events).cpuUs;
   const off = row('engage-proxy, memory store', events).cpuUs;
   console.log(`  logs on vs off, ${events} ev: CPU ${on.toFixed(0)} vs ${off.toFixed(0)} µs/req, ${(100 * (on / off - 1)).toFixed(1)} % (within 10 %: ${Math.abs(on / off - 1) <= 0.1 ? 'met' : 'MISSED'})`);
 }
-for (const events of [1, 20]) {
+for (const events of row('engage-proxy, Redis store, ENGAGE_WORKERS=2', 1) && row('engage-proxy, Redis store', 1) ? [1, 20] : []) {
   const one = row('engage-proxy, Redis store', events).rps;
   const two = row('engage-proxy, Redis store, ENGAGE_WORKERS=2', events).rps;
   console.log(`  two workers vs one (Redis), ${events} ev: ${two.toFixed(0)} vs ${one.toFixed(0)} req/s (${(two / one).toFixed(2)}×; this process's load shares the same 2 cores)`);

@@ -106,10 +106,13 @@ class Bounded<V> {
     return this.map.get(key);
   }
 
-  /** A new entry at the young end, replacing any for `key`. */
+  /**
+   * A new entry at the young end, replacing any for `key`. The eviction order is the queue's, not
+   * the Map's, so the old entry is overwritten where it stands (one hash lookup, not two) and its
+   * queue slot goes stale: trim() skips an entry the Map no longer holds.
+   */
   add(key: string, value: V, expiresAt: number): Entry<V> {
     const entry = { key, value, expiresAt };
-    this.map.delete(key);
     this.map.set(key, entry);
     this.queue.push(entry);
     return entry;
