@@ -59,6 +59,7 @@ const APP = `import { createClient, createTracker, isEngageError, observe, type 
 import { createMemoryStore, createProxy, withProbes } from 'engage-sdk/proxy';
 import { createMetrics, createNodeMiddleware, serve } from 'engage-sdk/proxy/node';
 import { connectRedisStore } from 'engage-sdk/proxy/redis';
+import { createDurableObjectStore, EngageStore, type EngageStoreNamespace } from 'engage-sdk/proxy/cloudflare';
 import { createEmulator } from 'engage-sdk/emulator';
 
 const context: ExperienceContext = { cid: 'c', experience: 'Hero', svc_locale_id: '0', svc_variation_id: '1', audience_name: 'All', audience_id: 'a' };
@@ -75,7 +76,9 @@ const response: Response = await proxy(new Request('http://x/v1/experiences/even
 const server = await serve(withProbes(proxy, { options: { keys: emulator.keys }, metrics: createMetrics() }), { port: 0 });
 export const middleware = createNodeMiddleware(proxy);
 const redis = await connectRedisStore('redis://127.0.0.1:6379');
-export const all = [id, response.status, server.url, redis.store];
+const edgeStore = createDurableObjectStore({} as EngageStoreNamespace, { shards: 4 });
+export { EngageStore };
+export const all = [id, response.status, server.url, redis.store, edgeStore];
 `;
 const WRONG = `import { createTracker } from 'engage-sdk';
 createTracker({ endpoint: '/engage' }).notAMethod();
@@ -89,6 +92,44 @@ const stopObserving: () => void = Engage.observe(document.body);
 addEventListener('engage:error', (event) => console.warn(event.detail.code, event.detail.message, uuid, stopObserving));
 Engage.shwon(context);
 `;
+
+// A Cloudflare Worker typed by @cloudflare/workers-types (its own globals, no DOM, no Node): the
+// binding and the state fit the store's and the object's parameters as they are.
+const WORKER = `import { createDurableObjectStore, EngageStore } from 'engage-sdk/proxy/cloudflare';
+import { createProxy } from 'engage-sdk/proxy';
+
+interface Env { ENGAGE_STORE: DurableObjectNamespace; ENGAGE_PERSONALIZE_KEY: string }
+export class Store extends EngageStore {
+  constructor(state: DurableObjectState, env: Env) {
+    super(state, env);
+  }
+}
+export default {
+  fetch(request, env, ctx) {
+    const store = createDurableObjectStore(env.ENGAGE_STORE, { shards: 4 });
+    const proxy = createProxy({ workspaceId: 'W', keys: { personalize: env.ENGAGE_PERSONALIZE_KEY }, sdkUrl: 'https://sdk.example', store });
+    return proxy(request, { waitUntil: (work) => ctx.waitUntil(work) });
+  },
+} satisfies ExportedHandler<Env>;
+createDurableObjectStore({} as DurableObjectNamespace, { shards: 'four' });
+`;
+
+it('a Cloudflare Worker typed by @cloudflare/workers-types compiles with the Durable Object store; only the deliberate mistake fails', () => {
+  const dir = join(work, 'consumer-worker');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer-worker', private: true, type: 'module' }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { module: 'esnext', moduleResolution: 'bundler', target: 'ES2022', lib: ['ES2022'], types: ['@cloudflare/workers-types'], strict: true, skipLibCheck: false, noEmit: true },
+      files: ['worker.ts'],
+    }),
+  );
+  writeFileSync(join(dir, 'worker.ts'), WORKER);
+  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { encoding: 'utf8' });
+  const errors = tsc.stdout.split('\n').filter((line) => /error TS\d+/.test(line)).map((line) => line.replace(/^.*?([\w.-]+\.ts)\((\d+),\d+\): error (TS\d+).*$/, '$1:$2 $3'));
+  expect(errors, tsc.stdout).toEqual(['worker.ts:17 TS2322']);
+}, 60_000);
 
 describe.each([
   ['node16', 'node16'],
