@@ -11,25 +11,23 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { createMemoryStore, createProxy } from '../dist/proxy.js';
 import { experienceBody } from './experience-request.mjs';
-import { cpuOfTree, freePort, start } from './processes.mjs';
+import { cpuOfTree, freePort, start, startEngageProxy, startRedis } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
 const PHASE_MS = quick ? 10_000 : 60_000;
 const here = import.meta.dirname;
-const CLI = resolve(here, '../dist/proxy-cli.js');
-if (!existsSync(CLI)) throw new Error('load: run `npm run build` first (npm run load does)');
 if (!existsSync('/usr/sbin/nginx')) throw new Error('load: nginx is the balancer: apt-get install -y --no-install-recommends nginx-light');
 
 const scratch = mkdtempSync(join(tmpdir(), 'engage-load-'));
 const upstreamPort = freePort();
 const redisPort = freePort();
 const upstream = await start(process.execPath, [join(here, 'servers/upstream.mjs'), String(upstreamPort)], { port: upstreamPort });
-const redis = await start('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { port: redisPort });
+const redis = await startRedis(redisPort);
 const redisInfo = (section) =>
   Object.fromEntries(
     execFileSync('redis-cli', ['-p', String(redisPort), 'INFO', section], { encoding: 'utf8' })
@@ -54,18 +52,11 @@ async function stack(env) {
   const ports = [freePort(), freePort()];
   const proxies = await Promise.all(
     ports.map((port) =>
-      start(process.execPath, [CLI], {
-        port,
-        env: {
-          ENGAGE_WORKSPACE_ID: 'ENGAGEDEMO01',
-          ENGAGE_PERSONALIZE_KEY: 'bench-key',
-          ENGAGE_SDK_URL: `http://127.0.0.1:${upstreamPort}`,
-          ENGAGE_REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-          ENGAGE_TRUSTED_PROXIES: '127.0.0.1',
-          ENGAGE_LOG_LEVEL: 'warn',
-          PORT: String(port),
-          ...env,
-        },
+      startEngageProxy(port, upstreamPort, {
+        ENGAGE_REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        ENGAGE_TRUSTED_PROXIES: '127.0.0.1',
+        ENGAGE_LOG_LEVEL: 'warn',
+        ...env,
       }),
     ),
   );

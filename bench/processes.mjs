@@ -30,6 +30,20 @@ const accepts = (port) =>
     socket.once('error', () => resolve(false));
   });
 
+const CLI = new URL('../dist/proxy-cli.js', import.meta.url).pathname;
+
+/** engage-proxy as operators run it, from the environment only, in front of `upstreamPort`. */
+export function startEngageProxy(port, upstreamPort, env = {}) {
+  if (!existsSync(CLI)) throw new Error('bench: dist/proxy-cli.js is missing: run `npm run build` first (the npm scripts do)');
+  return start(process.execPath, [CLI], {
+    port,
+    env: { ENGAGE_WORKSPACE_ID: 'ENGAGEDEMO01', ENGAGE_PERSONALIZE_KEY: 'bench-key', ENGAGE_SDK_URL: `http://127.0.0.1:${upstreamPort}`, PORT: String(port), ...env },
+  });
+}
+
+/** A redis-server that keeps nothing on disk. */
+export const startRedis = (port) => start('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { port });
+
 /** CPU time (user + system, µs) of `pid` and every process below it (cluster workers, nginx's). */
 export function cpuOfTree(pid) {
   const stat = `/proc/${pid}/stat`;

@@ -11,11 +11,11 @@
 // /proc, the process and its children); then requests/s at 16 connections, and p50/p99 at one.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { experienceBody, percentile } from './experience-request.mjs';
-import { cpuOfTree, freePort, start } from './processes.mjs';
+import { cpuOfTree, freePort, start, startEngageProxy, startRedis } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
 // `--only=<part of a name>`: the bare forward and the contenders whose name holds it.
@@ -28,29 +28,15 @@ const LATENCY_REQUESTS = quick ? 1_000 : 3_000;
 const ROUNDS = quick ? 1 : 3;
 const CONNECTIONS = 16;
 const here = import.meta.dirname;
-const CLI = resolve(here, '../dist/proxy-cli.js');
-if (!existsSync(CLI)) throw new Error('bench: dist/proxy-cli.js is missing: run `npm run build` first (npm run bench:proxy does)');
 
 const upstreamPort = freePort();
 const upstream = await start(process.execPath, [join(here, 'servers/upstream.mjs'), String(upstreamPort)], { port: upstreamPort });
 const redisPort = freePort();
-const redis = await start('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { port: redisPort });
+const redis = await startRedis(redisPort);
 const scratch = mkdtempSync(join(tmpdir(), 'engage-bench-'));
 
-const engage = (env) => (port) =>
-  start(process.execPath, [CLI], {
-    port,
-    env: {
-      ENGAGE_WORKSPACE_ID: 'ENGAGEDEMO01',
-      ENGAGE_PERSONALIZE_KEY: 'bench-key',
-      ENGAGE_SDK_URL: `http://127.0.0.1:${upstreamPort}`,
-      // One client sending thousands of events a second: no budgets here.
-      ENGAGE_RATE_LIMITS: 'off',
-      ENGAGE_LOG_LEVEL: 'off',
-      PORT: String(port),
-      ...env,
-    },
-  });
+// One client sending thousands of events a second: no budgets here.
+const engage = (env) => (port) => startEngageProxy(port, upstreamPort, { ENGAGE_RATE_LIMITS: 'off', ENGAGE_LOG_LEVEL: 'off', ...env });
 const REDIS = { ENGAGE_REDIS_URL: `redis://127.0.0.1:${redisPort}` };
 
 /** The contenders, in the order printed; `target` marks the rows the targets apply to. */
