@@ -157,19 +157,23 @@ it('a page on another origin reaches users, events, campaign update and three pa
   expect(byOperation('fileImportStatus')).toEqual([200, 200, 200]);
   expect(upstream.emulator.getCampaign('camp_push_onetime')).toMatchObject({ update_count: 1, updated_by: 'ops@example.com' });
 
-  // Chromium preflighted each path (Playwright does not surface preflights; the proxy's log does)
-  // and the answer allows Authorization, which the environment never named.
-  const preflights = proxyOutput.split('\n').filter((line) => line.startsWith('204 OPTIONS /engage/'));
-  expect(new Set(preflights.map((line) => line.split(' ')[2])).size).toBe(4);
+  // Chromium preflighted each path (Playwright does not surface preflights; the proxy's log does,
+  // in writes that may come up to 250 ms after the answers) and the answer allows Authorization,
+  // which the environment never named.
+  const preflights = () => proxyOutput.split('\n').filter((line) => line.startsWith('204 OPTIONS /engage/'));
+  await expect.poll(() => new Set(preflights().map((line) => line.split(' ')[2])).size).toBe(4);
+  const pagePreflights = preflights().length;
   const answer = await fetch(`${proxyUrl}/v1/customer`, {
     method: 'OPTIONS',
     headers: { origin: siteOrigin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
   });
   expect(answer.status).toBe(204);
   expect(answer.headers.get('access-control-allow-headers')).toBe('Content-Type, Authorization');
+  // Every line written, up to this last request's, before looking for secrets in them.
+  await expect.poll(() => preflights().length).toBe(pagePreflights + 1);
   expect(proxyOutput).not.toContain(TOKEN);
   expect(proxyOutput).not.toContain(KEYS.data);
   console.log(
-    `[cross-origin admin] page ${siteOrigin} → engage-proxy ${proxyUrl}: users 1, events 1, campaign update 1, file-import status pages ${out.pages.length}; ${preflights.length} preflights answered, Authorization allowed from the environment`,
+    `[cross-origin admin] page ${siteOrigin} → engage-proxy ${proxyUrl}: users 1, events 1, campaign update 1, file-import status pages ${out.pages.length}; ${pagePreflights} preflights answered, Authorization allowed from the environment`,
   );
 }, 60_000);
