@@ -112,7 +112,14 @@ export function createDurableObjectStore(namespace: EngageStoreNamespace, option
       return Number(await send(shardOf(key, shards), { op: 'increment', key, amount, ttlMs }));
     },
     async claim(keys, owner, ttlMs) {
-      return (await spread(keys, (part) => ({ op: 'claim', keys: part, owner, ttlMs }))) as ClaimState[];
+      try {
+        return (await spread(keys, (part) => ({ op: 'claim', keys: part, owner, ttlMs }))) as ClaimState[];
+      } catch (error) {
+        // A late object may still take these claims, which nobody would then release: send the
+        // release behind them (an object receives one isolate's calls in the order sent).
+        spread(keys, (part) => ({ op: 'release', keys: part, owner })).catch(() => {});
+        throw error;
+      }
     },
     async commit(keys, ttlMs) {
       await spread(keys, (part) => ({ op: 'commit', keys: part, ttlMs }));
