@@ -1,6 +1,7 @@
 // The proxy's store on Cloudflare Workers: every isolate calls the same EngageStore objects, so
 // the UUID memory, the claims and the limits are shared however many isolates serve the site.
 import type { StoreCall } from './engage-store-object';
+import { timeLimit } from './time-limit';
 import type { ClaimState, ProxyStore } from '../types';
 
 /**
@@ -73,19 +74,7 @@ export function createDurableObjectStore(namespace: EngageStoreNamespace, option
         if (!response.ok) throw new Error(`answered ${response.status}`);
         return response.json();
       });
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`Durable Object store: ${call.op} timed out after ${timeoutMs} ms`)), timeoutMs);
-      answer.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(new Error(`Durable Object store: ${call.op} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }));
-        },
-      );
-    });
+    return timeLimit(`Durable Object store: ${call.op}`, timeoutMs, answer);
   }
 
   /** Sends each object its own keys, in parallel; answers come back in the order of `keys`. */

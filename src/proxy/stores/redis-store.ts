@@ -2,6 +2,7 @@
 // Value imports: none from `redis` (only its shape, below), so this file runs with any client
 // that has these three methods.
 import { createHash } from 'node:crypto';
+import { timeLimit } from './time-limit';
 import type { ClaimState, ProxyStore } from '../types';
 
 /**
@@ -106,26 +107,10 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     if (unanswered > 0) {
       return Promise.reject(new Error(`Redis store: ${what} skipped: Redis has not answered calls that timed out (stalled or unreachable)`));
     }
-    const work = send();
-    return new Promise<T>((resolve, reject) => {
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        unanswered++;
-        reject(new Error(`Redis store: ${what} timed out after ${timeoutMs} ms (Redis stalled or unreachable)`));
-      }, timeoutMs);
-      work.then(
-        (value) => {
-          clearTimeout(timer);
-          if (timedOut) unanswered--;
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          if (timedOut) unanswered--;
-          reject(new Error(`Redis store: ${what} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }));
-        },
-      );
+    return timeLimit(`Redis store: ${what}`, timeoutMs, send(), {
+      why: ' (Redis stalled or unreachable)',
+      onTimeout: () => unanswered++,
+      onLateAnswer: () => unanswered--,
     });
   }
 
