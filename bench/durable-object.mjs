@@ -3,16 +3,15 @@
 // a proxy request over the memory store (p50/p99 at one connection, subrequests per request).
 // Local workerd has no network between the Worker and the object: on Cloudflare each subrequest
 // also crosses to wherever the object lives.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Miniflare } from 'miniflare';
 import { rollup } from 'rollup';
 import { request } from 'undici';
 import { experienceBody, percentile } from './experience-request.mjs';
-import { freePort, start } from './processes.mjs';
+import { freePort, startUpstream } from './processes.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const here = import.meta.dirname;
 const quick = process.argv.includes('--quick');
 const RATE_MS = quick ? 2_000 : 5_000;
 const REQUESTS = quick ? 300 : 1_500;
@@ -22,7 +21,7 @@ const script = (await build.generate({ format: 'es', inlineDynamicImports: true 
 await build.close();
 
 const upstreamPort = freePort();
-const upstream = await start(process.execPath, [join(here, 'servers/upstream.mjs'), String(upstreamPort)], { port: upstreamPort });
+const upstream = await startUpstream(upstreamPort);
 const mf = new Miniflare({
   modules: true,
   script,

@@ -16,17 +16,16 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { createMemoryStore, createProxy } from '../dist/proxy.js';
 import { experienceBody } from './experience-request.mjs';
-import { cpuOfTree, freePort, start, startEngageProxy, startRedis } from './processes.mjs';
+import { cpuOfTree, freePort, start, startEngageProxy, startRedis, startUpstream } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
 const PHASE_MS = quick ? 10_000 : 60_000;
-const here = import.meta.dirname;
 if (!existsSync('/usr/sbin/nginx')) throw new Error('load: nginx is the balancer: apt-get install -y --no-install-recommends nginx-light');
 
 const scratch = mkdtempSync(join(tmpdir(), 'engage-load-'));
 const upstreamPort = freePort();
 const redisPort = freePort();
-const upstream = await start(process.execPath, [join(here, 'servers/upstream.mjs'), String(upstreamPort)], { port: upstreamPort });
+const upstream = await startUpstream(upstreamPort);
 const redis = await startRedis(redisPort);
 const redisInfo = (section) =>
   Object.fromEntries(

@@ -41,6 +41,9 @@ export function startEngageProxy(port, upstreamPort, env = {}) {
   });
 }
 
+/** The benches' minimal upstream (servers/upstream.mjs), answering every request 200. */
+export const startUpstream = (port) => start(process.execPath, [new URL('servers/upstream.mjs', import.meta.url).pathname, String(port)], { port });
+
 /** A redis-server that keeps nothing on disk. */
 export const startRedis = (port) => start('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { port });
 

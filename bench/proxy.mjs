@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { experienceBody, percentile } from './experience-request.mjs';
-import { cpuOfTree, freePort, start, startEngageProxy, startRedis } from './processes.mjs';
+import { cpuOfTree, freePort, start, startEngageProxy, startRedis, startUpstream } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
 // `--only=<part of a name>`: the bare forward and the contenders whose name holds it.
@@ -30,7 +30,7 @@ const CONNECTIONS = 16;
 const here = import.meta.dirname;
 
 const upstreamPort = freePort();
-const upstream = await start(process.execPath, [join(here, 'servers/upstream.mjs'), String(upstreamPort)], { port: upstreamPort });
+const upstream = await startUpstream(upstreamPort);
 const redisPort = freePort();
 const redis = await startRedis(redisPort);
 const scratch = mkdtempSync(join(tmpdir(), 'engage-bench-'));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream } from '../proxy/support';
-import { appDir, bundleWorker, ROOT, type AppDir } from './support';
+import { appDir, bundleWorker, ROOT } from './support';
 
 /** The README's Worker module and wrangler.jsonc, as a reader copies them. */
 function recipe(): { worker: string; wrangler: Wrangler } {
@@ -32,7 +32,6 @@ const ORIGIN = 'https://www.example.com';
 const PATH = '/engage/v1/experiences/events';
 
 let upstream: Upstream;
-let app: AppDir;
 const { worker: WORKER, wrangler: WRANGLER } = recipe();
 const binding = WRANGLER.durable_objects.bindings[0];
 
@@ -86,13 +85,11 @@ async function bundle(worker: string): Promise<string> {
 let script: string;
 beforeAll(async () => {
   upstream = await startUpstream();
-  app = await appDir();
   expect(binding, 'wrangler.jsonc binds the EngageStore class').toMatchObject({ class_name: 'EngageStore' });
   script = await bundle(WORKER);
 }, 60_000);
 
 afterAll(async () => {
-  await app?.close();
   await upstream?.close();
 });
 
