@@ -7,7 +7,7 @@ import type { createTracker } from './tracker/create-tracker';
 import type { ExperienceContext, Tracker } from './tracker/types';
 
 /** The methods the pre-load snippet queues before the script has loaded. */
-export type EngageMethod = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'optOut' | 'optIn' | 'destroy';
+export type EngageMethod = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'startPageView' | 'optOut' | 'optIn' | 'destroy';
 
 /**
  * `window.Engage`. `createTracker` is always there; the tracker's methods are there once the
@@ -25,6 +25,12 @@ export interface EngageGlobal extends Tracker {
    * `context` defaults to the element's `data-engage-context`. Returns a function that stops.
    */
   observe(element: Element, context?: ExperienceContext | null): () => void;
+  /**
+   * Begins a new page view now: each placement's impression may count once more. Page views
+   * follow the URL's path and query by themselves (`data-page-views` on the script element:
+   * `path`, `path+query`, `path+query+hash`, or `false` to follow nothing).
+   */
+  startPageView(): void;
   /** Calls queued before load, `[method, arguments]` in order; replayed, then emptied. */
   q?: Array<[EngageMethod, ArrayLike<unknown>]>;
   /** The default tracker the script made from its `data-` attributes. */

@@ -6,17 +6,20 @@
 //   <script async src="/dist/engage.iife.js" data-endpoint="/engage" data-customer-id="u-42"></script>
 //
 // data- options of the script element (all optional but data-endpoint, which turns on the default
-// tracker): data-customer-id, data-batch-size, data-flush-interval (ms), data-namespace, and
-// data-auto-observe="false" to leave `[data-engage-context]` elements alone. Unlike the module
-// entry, where viewability is its own export, this build includes it: `Engage.observe(element,
-// context?)` and the automatic observation of `[data-engage-context]` elements.
+// tracker): data-customer-id, data-batch-size, data-flush-interval (ms), data-namespace,
+// data-auto-observe="false" to leave `[data-engage-context]` elements alone, and data-page-views
+// (`path`, `path+query` — the default —, `path+query+hash`, or `false`: which part of the URL
+// starts a new page view). Unlike the module entry, where viewability is its own export, this
+// build includes it: `Engage.observe(element, context?)`, the automatic observation of
+// `[data-engage-context]` elements, and `Engage.startPageView()`.
 // Errors go to `onError`'s stand-in: an `engage:error` event on window (detail: the EngageError).
 import { createTracker } from './tracker/create-tracker';
 import { autoObserve, observe, type Recorder } from './tracker/observe';
+import { followPageViews, type PageViewFollow, startPageView } from './tracker/page-view';
 import type { EngageError } from './errors';
 import type { Tracker } from './tracker/types';
 
-type Method = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'optOut' | 'optIn' | 'destroy';
+type Method = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'startPageView' | 'optOut' | 'optIn' | 'destroy';
 type EngageGlobal = Partial<Record<Method, (...args: never[]) => unknown>> & {
   /** Calls made before load by the pre-load snippet: `[method, arguments]`, in order. */
   q?: Array<[Method, ArrayLike<unknown>]>;
@@ -47,6 +50,8 @@ if (typeof document === 'object') {
     // Engage itself is the recorder, so automatic events go through Engage.shown/clicked like manual ones.
     const recorder = engage as unknown as Recorder;
     engage.observe = (element: Element, context?: never) => stops[stops.push(observe(recorder, element, context, { onError })) - 1];
+    engage.startPageView = () => startPageView(recorder);
+    if (data.pageViews) followPageViews(recorder, (data.pageViews === 'false' ? false : data.pageViews) as PageViewFollow);
     engage.destroy = () => {
       stops.forEach((stop) => stop());
       tracker.destroy();

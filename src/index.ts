@@ -1,9 +1,12 @@
 // The browser entry: tracker, client, errors and their types. Re-exports only, each name listed.
 export { createTracker } from './tracker/create-tracker';
 // Viewability is its own export that takes the tracker, so a bundle importing only createTracker
-// does not carry it. (impressionKey stays private: an implementation detail of `seen`.)
+// does not carry it, nor the page views it counts impressions in. (impressionKey stays private: an
+// implementation detail of a page view's memory.)
 export { autoObserve, observe } from './tracker/observe';
 export type { ObserveOptions, Recorder } from './tracker/observe';
+export { followPageViews, startPageView } from './tracker/page-view';
+export type { PageViewFollow } from './tracker/page-view';
 export type {
   AttributeValue,
   ExperienceContext,

@@ -3,6 +3,7 @@
 // MutationObserver). Written against a two-method recorder rather than the tracker, so it can be
 // tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
+import { pageViewOf } from './page-view';
 import type { ExperienceContext, ExtraAttributes } from './types';
 
 /** What `observe` records into: the tracker satisfies it. */
@@ -13,17 +14,11 @@ export interface Recorder {
 
 /**
  * Options of `observe` and `autoObserve`. The rule itself is fixed (≥50% of the element, or of the
- * screen for an element taller than it, for 1 continuous second with the tab visible); so are the
- * attributes, `data-engage-context` and `data-engage-b-id`.
+ * screen for an element taller than it, for 1 continuous second with the tab visible, once per
+ * page view: see `followPageViews`); so are the attributes, `data-engage-context` and
+ * `data-engage-b-id`.
  */
 export interface ObserveOptions {
-  /**
-   * Impression keys already counted in this page view. Defaults to one set per recorder, so a
-   * re-rendered placement (same context, new node) is not counted twice; pass a fresh set after
-   * an SPA route change to start a new page view.
-   * @default a set shared by every call with the same recorder
-   */
-  seen?: Set<string> | null;
   /**
    * Receives bad input (an unreadable `data-engage-context`, a missing element); nothing is thrown.
    * @default a console warning
@@ -33,10 +28,6 @@ export interface ObserveOptions {
 
 const CONTEXT = 'data-engage-context';
 const B_ID = 'data-engage-b-id';
-
-// Per recorder, so two trackers on one page keep separate page views. (A WeakMap touches no
-// global: creating it at import is still side-effect free, and pure for tree-shaking.)
-const pageViews = /* @__PURE__ */ new WeakMap<Recorder, Set<string>>();
 
 /**
  * The identity of an impression: the same experience variation for the same audience counts once
@@ -108,8 +99,8 @@ export function observe(
   const ctx = context ?? readContext(element);
   // No context given: the attribute had to hold it (autoObserve, too, leaves reading it to this function).
   if (!ctx) return reportTo(opts, CONTEXT, 'must be the experience context as a JSON object'), noop;
-  let seen = opts.seen ?? pageViews.get(tracker);
-  if (!seen) pageViews.set(tracker, (seen = new Set()));
+  const view = pageViewOf(tracker);
+  const { seen } = view;
   const key = impressionKey(ctx);
   const doc = element.ownerDocument;
   const IO = doc.defaultView?.IntersectionObserver;
@@ -148,11 +139,11 @@ export function observe(
     doc.removeEventListener('visibilitychange', arm);
   };
 
-  element.addEventListener('click', onClick);
-  if (!seen.has(key)) {
-    // Without IntersectionObserver there is no honest way to know the element was seen: count nothing.
-    if (!IO) reportTo(opts, 'IntersectionObserver', 'is not available');
-    else {
+  // Also what a new page view does: the rule starts over, from what the new view shows.
+  const startViewing = () => {
+    stopViewing();
+    inView = false;
+    if (IO && !seen.has(key)) {
       io = new IO(
         (entries) => {
           const { isIntersecting, intersectionRatio, intersectionRect: rect, rootBounds: root } = entries[entries.length - 1]!;
@@ -168,11 +159,18 @@ export function observe(
       io.observe(element);
       doc.addEventListener('visibilitychange', arm);
     }
-  }
+  };
+
+  element.addEventListener('click', onClick);
+  // Without IntersectionObserver there is no honest way to know the element was seen: count nothing.
+  if (!IO) reportTo(opts, 'IntersectionObserver', 'is not available');
+  startViewing();
+  view.restart.add(startViewing);
 
   // Idempotent without a flag: both steps may run twice.
   return () => {
     stopViewing();
+    view.restart.delete(startViewing);
     element.removeEventListener('click', onClick);
   };
 }
@@ -180,7 +178,7 @@ export function observe(
 /**
  * Observes every element carrying `data-engage-context` (the experience context as JSON) under
  * `root`, including elements added or changed later. A re-rendered placement (same context, new
- * node) is not counted twice in one page view. Unreadable JSON is reported through `onError` and
+ * node) is not counted twice in one page view; a new page view counts it again. Unreadable JSON is reported through `onError` and
  * that element is skipped.
  *
  * @param tracker the tracker to record into (any `{ shown, clicked }` recorder)

@@ -2,79 +2,10 @@
 // Viewability and click rules with a scripted IntersectionObserver (happy-dom has none) and fake
 // timers; the real observer is proven in Chromium by test/e2e/demo.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { autoObserve, impressionKey, observe, type Recorder } from '../../src/tracker/observe';
-import type { ExperienceContext } from '../../src/tracker/types';
+import { autoObserve, impressionKey, observe } from '../../src/tracker/observe';
+import { context, FakeIO, freshPage, placement, recorder, setVisibility, view } from './support';
 
-class FakeIO {
-  static all: FakeIO[] = [];
-  targets: Element[] = [];
-  disconnected = false;
-  constructor(readonly callback: (entries: unknown[]) => void) {
-    FakeIO.all.push(this);
-  }
-  observe(element: Element) {
-    this.targets.push(element);
-  }
-  disconnect() {
-    this.disconnected = true;
-  }
-  unobserve() {}
-}
-
-/** Reports `ratio` of `element` visible to its live observer(s); size in px for the large-element rule. */
-function view(element: Element, ratio: number, size = { width: 300, height: 200 }) {
-  for (const io of FakeIO.all) {
-    if (io.disconnected || !io.targets.includes(element)) continue;
-    io.callback([
-      {
-        target: element,
-        isIntersecting: ratio > 0,
-        intersectionRatio: ratio,
-        intersectionRect: { width: size.width, height: size.height * ratio },
-        rootBounds: { width: 1000, height: 800 },
-      },
-    ]);
-  }
-}
-
-function setVisibility(state: 'visible' | 'hidden') {
-  Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
-  document.dispatchEvent(new Event('visibilitychange'));
-}
-
-const context = (n = 1): ExperienceContext => ({
-  cid: `cid-${n}`,
-  experience: `Experience ${n}`,
-  svc_locale_id: 'en',
-  svc_variation_id: String(n),
-  audience_name: 'All',
-  audience_id: `aud-${n}`,
-  type: 'Web Personalization',
-});
-
-function recorder() {
-  const calls: Array<{ action: 'shown' | 'clicked'; context: ExperienceContext; attributes?: Record<string, unknown> | null }> = [];
-  const rec: Recorder = {
-    shown: (c, a) => (calls.push({ action: 'shown', context: c, attributes: a }), 'uuid'),
-    clicked: (c, a) => (calls.push({ action: 'clicked', context: c, attributes: a }), 'uuid'),
-  };
-  return { rec, calls, shown: () => calls.filter((c) => c.action === 'shown'), clicks: () => calls.filter((c) => c.action === 'clicked') };
-}
-
-const placement = (html = '<button data-engage-b-id="buy"><span>Buy</span></button><p>text</p>') => {
-  const div = document.createElement('div');
-  div.innerHTML = html;
-  document.body.append(div);
-  return div;
-};
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  FakeIO.all = [];
-  (window as unknown as { IntersectionObserver: unknown }).IntersectionObserver = FakeIO;
-  setVisibility('visible');
-  document.body.innerHTML = '';
-});
+beforeEach(() => freshPage(vi));
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -173,19 +104,6 @@ describe('observe: impressions', () => {
     view(other, 1);
     vi.advanceTimersByTime(1_000);
     expect(shown().map((c) => c.context.cid)).toEqual(['cid-1', 'cid-2']);
-  });
-
-  it('a fresh `seen` set starts a new page view (SPA navigation)', () => {
-    const { rec, shown } = recorder();
-    const el = placement();
-    observe(rec, el, context(), { seen: new Set() });
-    view(el, 1);
-    vi.advanceTimersByTime(1_000);
-    const next = placement();
-    observe(rec, next, context(), { seen: new Set() });
-    view(next, 1);
-    vi.advanceTimersByTime(1_000);
-    expect(shown()).toHaveLength(2);
   });
 
   it('a placement larger than the viewport counts when it covers half the viewport', () => {
