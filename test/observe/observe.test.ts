@@ -3,6 +3,7 @@
 // timers; the real observer is proven in Chromium by test/e2e/demo.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { autoObserve, impressionKey, observe } from '../../src/tracker/observe';
+import type { ExperienceContext } from '../../src/tracker/types';
 import { context, FakeIO, freshPage, placement, recorder, setVisibility, view } from './support';
 
 beforeEach(() => freshPage(vi));
