@@ -37,6 +37,8 @@ export default [
       // Its own entry: the Durable Object store, for Cloudflare Workers only.
       'proxy-cloudflare': 'src/proxy/cloudflare.ts',
       emulator: 'src/emulator/index.ts',
+      // `engage-sdk/react`: the only module importing `react` (optional peer).
+      react: 'src/react/index.ts',
       'proxy-cli': 'src/proxy/node/cli.ts',
       'emulator-cli': 'src/emulator/cli.ts',
     },
@@ -46,7 +48,7 @@ export default [
       chunkFileNames: 'chunks/[name]-[hash].js',
       banner: (chunk) => (chunk.isEntry && chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : ''),
     },
-    external: (id) => id.startsWith('node:') || ['idb-keyval', 'pino', 'prom-client', 'redis', 'undici'].includes(id),
+    external: (id) => id.startsWith('node:') || ['idb-keyval', 'pino', 'prom-client', 'react', 'redis', 'undici'].includes(id),
     plugins: [ts(true), constToLet(), dtsExtensions()],
   },
   {
