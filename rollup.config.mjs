@@ -46,7 +46,9 @@ export default [
       dir: 'dist',
       format: 'es',
       chunkFileNames: 'chunks/[name]-[hash].js',
-      banner: (chunk) => (chunk.isEntry && chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : ''),
+      // The CLIs run as programs; the React binding's components are client components to a React
+      // Server Components bundler (Next.js App Router), which reads the directive from the entry.
+      banner: (chunk) => (!chunk.isEntry ? '' : chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : chunk.name === 'react' ? "'use client';" : ''),
     },
     external: (id) => id.startsWith('node:') || ['idb-keyval', 'pino', 'prom-client', 'react', 'redis', 'undici'].includes(id),
     plugins: [ts(true), constToLet(), dtsExtensions()],

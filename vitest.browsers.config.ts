@@ -17,6 +17,8 @@ export default defineConfig({
   test: {
     include: engines.map((name) => `test/browsers/${name}.test.ts`),
     environment: 'node',
+    // The single-page apps each engine drives (test/browsers/apps), built once for all of them.
+    globalSetup: ['test/browsers/apps/build-apps.ts'],
     // A zone with a quarter-hour offset, for every browser process: +05:45 is 20,700 s east.
     env: { TZ: 'Asia/Kathmandu' },
     // One engine at a time: a 2-core machine, and each engine is several processes.

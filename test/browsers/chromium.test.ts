@@ -1,3 +1,5 @@
+import { describeApps } from './apps';
 import { describeEngine } from './scenarios';
 
 describeEngine('chromium');
+describeApps('chromium');

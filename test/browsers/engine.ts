@@ -14,6 +14,9 @@ export interface EnginePage {
   /** Runs `fn(arg)` in the page (serialized: it must not close over anything) and awaits its result. */
   evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T>;
   reload(): Promise<void>;
+  /** The browser's back and forward buttons (a same-document entry or another document). */
+  back(): Promise<void>;
+  forward(): Promise<void>;
   /** A real click (pointer events at the element's centre, scrolled into view if needed). */
   click(selector: string): Promise<void>;
   /** Closes the tab the way a user does: pagehide/visibilitychange run, nothing waits for them. */

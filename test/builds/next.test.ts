@@ -1,8 +1,8 @@
 // A Next.js App Router app, built and started by the real Next.js, with the packed package: the
 // README's route-handler recipe, verbatim, mounts the proxy; a client component records events;
 // Chromium opens the page; every event must reach the emulator once.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Browser } from 'playwright-core';
@@ -10,18 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/emulator/index';
 import { serve, type RunningServer } from '../../src/proxy/node/serve';
 import { chromiumLaunchOptions } from '../e2e/support/chromium';
-import { installPacked, ROOT } from '../support/packed';
+import { prepareNextApp, runNext } from '../support/next-app';
+import { installPacked } from '../support/packed';
 
 const N = 25;
-const NEXT = join(ROOT, 'node_modules/next/dist/bin/next');
-
-/** The README's Next.js recipe, as a reader copies it. */
-function recipe(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const match = /```ts\n(\/\/ Next\.js route handler: app\/engage\/\[\.\.\.path\]\/route\.ts[\s\S]*?)```/.exec(readme);
-  if (!match) throw new Error('README.md has no Next.js route-handler recipe');
-  return match[1]!;
-}
 
 const PAGE = `'use client';
 import { useEffect, useState } from 'react';
@@ -63,40 +55,20 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function run(args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [NEXT, ...args], { cwd: dir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (chunk) => (out += chunk));
-  child.stderr!.on('data', (chunk) => (out += chunk));
-  return { child, output: () => out, exited: new Promise((done) => child.once('exit', done)) };
-}
-
 describe('a Next.js App Router app with the README recipe', () => {
   it(`next build, next start: ${N} events recorded in a client component reach the emulator once through the route handler`, async () => {
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'engage-next-app', private: true }));
-    // Next's own tsconfig, written here: otherwise \`next build\` runs an npm install of its type
-    // packages, which prunes the extracted engage-sdk and reaches the registry mid-test.
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { target: 'ES2017', lib: ['dom', 'dom.iterable', 'esnext'], strict: true, noEmit: true, module: 'esnext', moduleResolution: 'bundler', jsx: 'react-jsx', isolatedModules: true, esModuleInterop: true, skipLibCheck: false, plugins: [{ name: 'next' }] },
-        include: ['next-env.d.ts', '.next/types/**/*.ts', '**/*.ts', '**/*.tsx'],
-        exclude: ['node_modules'],
-      }),
-    );
-    mkdirSync(join(dir, 'app/engage/[...path]'), { recursive: true });
-    writeFileSync(join(dir, 'app/engage/[...path]/route.ts'), recipe());
+    prepareNextApp(dir);
     writeFileSync(join(dir, 'app/page.tsx'), PAGE);
     writeFileSync(join(dir, 'app/layout.tsx'), LAYOUT);
 
     let started = performance.now();
-    const built = run(['build']);
+    const built = runNext(dir, ['build']);
     expect(await built.exited, built.output()).toBe(0);
     const buildSeconds = (performance.now() - started) / 1000;
 
     started = performance.now();
     const port = 19_000 + (process.pid % 900);
-    const server = run(['start', '-p', String(port), '-H', '127.0.0.1'], {
+    const server = runNext(dir, ['start', '-p', String(port), '-H', '127.0.0.1'], {
       ENGAGE_WORKSPACE_ID: emulator!.workspaceId,
       ENGAGE_PERSONALIZE_KEY: emulator!.keys.personalize,
       ENGAGE_SDK_URL: upstream!.url,

@@ -15,6 +15,8 @@ export async function launchChromium(): Promise<Engine> {
         goto: async (url) => void (await page.goto(url)),
         evaluate: (fn, arg) => page.evaluate(fn as never, arg),
         reload: async () => void (await page.reload()),
+        back: async () => void (await page.goBack()),
+        forward: async () => void (await page.goForward()),
         click: (selector) => page.click(selector),
         close: () => page.close(),
       };

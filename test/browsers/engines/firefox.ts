@@ -26,6 +26,8 @@ export async function launchFirefox(): Promise<Engine> {
         goto: async (url) => void (await page.goto(url)),
         evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
         reload: async () => void (await page.reload()),
+        back: async () => void (await page.goBack()),
+        forward: async () => void (await page.goForward()),
         click: (selector) => page.click(selector),
         async close() {
           const closed = new Promise((resolve) => page.once('close', resolve));

@@ -66,6 +66,8 @@ export async function launchWebKit(): Promise<Engine> {
           goto: (url) => serial(h, () => browser.get(url)),
           evaluate: (fn, arg) => serial(h, () => browser.executeScript(fn as never, arg)) as never,
           reload: () => serial(h, () => browser.navigate().refresh()),
+          back: () => serial(h, () => browser.navigate().back()),
+          forward: () => serial(h, () => browser.navigate().forward()),
           click: (selector) => serial(h, () => browser.findElement(By.css(selector)).click()),
           close: () =>
             serial(h, async () => {

@@ -1,0 +1,51 @@
+// Vitest global set-up of the browser suites: the three single-page apps built once, from the
+// packed package, as their users build them — Vite for the React Router and the Vue Router apps,
+// `next build` for the Next.js one — into one directory that each engine's suite then serves.
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import react from '@vitejs/plugin-react';
+import vue from '@vitejs/plugin-vue';
+import { build, type PluginOption } from 'vite';
+import type { TestProject } from 'vitest/node';
+import { prepareNextApp, runNext } from '../../support/next-app';
+import { installPacked } from '../../support/packed';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where build-apps.ts built the apps: `<dir>/react-router/dist`, `<dir>/vue-router/dist`, `<dir>/next`. */
+    appsDir: string;
+  }
+}
+
+const SOURCES = import.meta.dirname;
+
+/** The app's own files and the shared ones: placements and styles beside the code, the rest in public/. */
+function copyApp(name: string, dir: string, code = dir): void {
+  cpSync(join(SOURCES, name), dir, { recursive: true });
+  cpSync(join(SOURCES, 'shared/placements.js'), join(code, 'placements.js'));
+  cpSync(join(SOURCES, 'shared/app.css'), join(code, 'app.css'));
+  mkdirSync(join(dir, 'public'), { recursive: true });
+  for (const file of ['capture.js', 'about.html']) cpSync(join(SOURCES, 'shared', file), join(dir, 'public', file));
+}
+
+async function buildVite(name: string, dir: string, plugin: PluginOption): Promise<void> {
+  const root = join(dir, name);
+  copyApp(name, root);
+  await build({ root, logLevel: 'warn', configFile: false, plugins: [plugin], build: { outDir: 'dist' } });
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const started = performance.now();
+  const { dir } = installPacked('apps');
+  await buildVite('react-router', dir, react());
+  await buildVite('vue-router', dir, vue());
+  const next = join(dir, 'next');
+  copyApp('next', next, join(next, 'app'));
+  prepareNextApp(next);
+  const built = runNext(next, ['build']);
+  if ((await built.exited) !== 0) throw new Error(`next build failed:\n${built.output()}`);
+  console.log(`[apps] React Router (Vite), Vue Router (Vite) and Next.js apps built from the packed package in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  project.provide('appsDir', dir);
+  return () => rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,13 @@
+// Test instrumentation, loaded by each app's page before anything else: what the console said
+// (a hydration mismatch, an engage-sdk warning) and whether the last pageshow was a restore from
+// the back/forward cache.
+window.consoleMessages = [];
+for (const level of ['error', 'warn']) {
+  const original = console[level];
+  console[level] = (...args) => {
+    window.consoleMessages.push(`${level}: ${args.map(String).join(' ')}`);
+    original.apply(console, args);
+  };
+}
+addEventListener('error', (event) => window.consoleMessages.push(`page error: ${event.message}`));
+addEventListener('pageshow', (event) => (window.restoredFromCache = event.persisted));
