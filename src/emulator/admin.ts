@@ -1,6 +1,6 @@
-import type { Emulator } from './create-emulator';
-import { parseFaultSpec } from './faults';
 import type { KeyTile } from '../upstream/operations';
+import { parseFaultSpec } from './faults';
+import type { EmulatorControls } from './types';
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
@@ -34,7 +34,7 @@ async function readJson(request: Request): Promise<{ ok: true; value: unknown } 
  * faults, key rotation, reset and live file imports. Thin wrappers over the in-code methods,
  * so both stay identical. Never subject to faults or rate limits.
  */
-export async function handleAdmin(emulator: Emulator, request: Request, url: URL): Promise<Response> {
+export async function handleAdmin(emulator: EmulatorControls, request: Request, url: URL): Promise<Response> {
   const path = url.pathname.replace(/\/+$/, '');
   const method = request.method;
   const only = async (allowed: string, run: () => Response | Promise<Response>): Promise<Response> => {

@@ -1,8 +1,9 @@
 // engage-emulator: serves the emulator on a port and prints what a proxy needs to talk to it.
 import { parseArgs } from 'node:util';
 import { serve } from '../proxy/node/serve';
-import { createEmulator, type EmulatorOptions } from './create-emulator';
+import { createEmulator } from './create-emulator';
 import type { FaultSpec, FaultStatus } from './faults';
+import type { EmulatorOptions } from './types';
 
 const USAGE = `Usage: engage-emulator [--port N] [--host H] [--workspace-id ID] [--data-key K]
        [--personalize-key K] [--campaign-key K] [--data FILE] [--identity-resolution a,b]

@@ -1,6 +1,7 @@
 // Node entry for the emulator (engage-sdk/emulator). Lists every public name explicitly.
-export { createEmulator, DEFAULT_LIMITS } from './create-emulator';
-export type { Emulator, EmulatorOptions, EmulatorLimits, RequestLogEntry } from './create-emulator';
+export { createEmulator } from './create-emulator';
+export { DEFAULT_LIMITS } from './pipeline/limits';
+export type { Emulator, EmulatorOptions, EmulatorLimits, RequestLogEntry } from './types';
 export type { Keys } from './auth';
 export type { FaultSpec, FaultState, FaultStatus } from './faults';
 export type { Campaign, CampaignOrigin, CampaignStatus, SchedulingType } from './seed-campaigns';
