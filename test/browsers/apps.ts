@@ -40,6 +40,12 @@ const STEPS: Step[] = [
   },
   { name: 'link to /product/2', act: click('#to-product-2'), at: '/product/2', adds: { layout: 1, product: 1 } },
   { name: 'hash link #reviews (same view)', act: click('#to-reviews'), at: '/product/2', adds: {} },
+  {
+    name: 'replaceState that keeps the URL (same view)',
+    act: (page) => page.evaluate(() => history.replaceState(history.state, '', location.href)),
+    at: '/product/2',
+    adds: {},
+  },
   { name: 'query change ?tab=details', act: click('#to-details'), at: '/product/2?tab=details', adds: { layout: 1, product: 1 } },
   { name: 'link back to /', act: click('#to-home'), at: '/', adds: { layout: 1, hero: 1 } },
   { name: 'click in the hero', act: click('#hero-cta'), at: '/', adds: { 'hero clicked': 1 } },
@@ -76,8 +82,8 @@ interface AppServer {
   close(): Promise<void>;
 }
 
-/** A Vite build served as its users deploy one: static files, index.html for every app route, the proxy at /engage. */
-async function serveViteApp(dist: string): Promise<AppServer> {
+/** A single-page app served as its users deploy one: static files, index.html for every app route, the proxy at /engage. */
+async function serveApp(dist: string): Promise<AppServer> {
   const index = await readFile(join(dist, 'index.html'));
   const stack = await startStack({
     root: dist,
@@ -112,9 +118,10 @@ async function startNextApp(dir: string): Promise<AppServer & { server: NextProc
 }
 
 const APPS = {
-  'React Router 7 (engage-sdk/react, StrictMode)': (dir: string) => serveViteApp(join(dir, 'react-router/dist')),
+  'React Router 7 (engage-sdk/react, StrictMode)': (dir: string) => serveApp(join(dir, 'react-router/dist')),
   'Next.js App Router (engage-sdk/react)': (dir: string) => startNextApp(join(dir, 'next')),
-  'Vue Router 4 (autoObserve, no binding)': (dir: string) => serveViteApp(join(dir, 'vue-router/dist')),
+  'Vue Router 4 (autoObserve, no binding)': (dir: string) => serveApp(join(dir, 'vue-router/dist')),
+  'script tag + the site’s own pushState router': (dir: string) => serveApp(join(dir, 'script-tag')),
 } as const;
 
 export function describeApps(name: EngineName): void {
@@ -156,10 +163,11 @@ export function describeApps(name: EngineName): void {
           expect(tally(received)).toEqual(expected);
           expect(received.duplicates).toBe(0);
           const restored = await page.evaluate(() => (window as { restoredFromCache?: boolean }).restoredFromCache);
+          const notRestored = restored ? '' : ` (${await page.evaluate(() => (window as { notRestoredReasons?: () => string }).notRestoredReasons?.())})`;
           const messages = await page.evaluate(() => (window as { consoleMessages?: string[] }).consoleMessages);
           expect(messages).toEqual([]);
           rows.push(
-            `[apps] ${name} | ${app} | ${COUNTS.map((c) => `${c} ${expected[c]}/${tally(received)[c]}`).join(' | ')} | ${received.duplicates} dup | back from another document: ${restored ? 'bfcache restore' : 'new document'} | console clean`,
+            `[apps] ${name} | ${app} | ${COUNTS.map((c) => `${c} ${expected[c]}/${tally(received)[c]}`).join(' | ')} | ${received.duplicates} dup | back from another document: ${restored ? 'bfcache restore' : `new document${notRestored}`} | console clean`,
           );
         } finally {
           await page.close().catch(() => {});

@@ -1,6 +1,7 @@
-// Vitest global set-up of the browser suites: the three single-page apps built once, from the
-// packed package, as their users build them — Vite for the React Router and the Vue Router apps,
-// `next build` for the Next.js one — into one directory that each engine's suite then serves.
+// Vitest global set-up of the browser suites: the single-page apps built once, from the packed
+// package, as their users build them — Vite for the React Router and the Vue Router apps, `next
+// build` for the Next.js one, nothing for a site with the script tag and its own history router —
+// into one directory that each engine's suite then serves.
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,20 +14,20 @@ import { installPacked } from '../../support/packed';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Where build-apps.ts built the apps: `<dir>/react-router/dist`, `<dir>/vue-router/dist`, `<dir>/next`. */
+    /** Where build-apps.ts built the apps: `<dir>/react-router/dist`, `<dir>/vue-router/dist`, `<dir>/next`, `<dir>/script-tag`. */
     appsDir: string;
   }
 }
 
 const SOURCES = import.meta.dirname;
 
-/** The app's own files and the shared ones: placements and styles beside the code, the rest in public/. */
-function copyApp(name: string, dir: string, code = dir): void {
+/** The app's own files and the shared ones: placements and styles beside the code, the rest where static files go. */
+function copyApp(name: string, dir: string, code = dir, statics = join(dir, 'public')): void {
   cpSync(join(SOURCES, name), dir, { recursive: true });
   cpSync(join(SOURCES, 'shared/placements.js'), join(code, 'placements.js'));
   cpSync(join(SOURCES, 'shared/app.css'), join(code, 'app.css'));
-  mkdirSync(join(dir, 'public'), { recursive: true });
-  for (const file of ['capture.js', 'about.html']) cpSync(join(SOURCES, 'shared', file), join(dir, 'public', file));
+  mkdirSync(statics, { recursive: true });
+  for (const file of ['capture.js', 'about.html']) cpSync(join(SOURCES, 'shared', file), join(statics, file));
 }
 
 async function buildVite(name: string, dir: string, plugin: PluginOption): Promise<void> {
@@ -38,6 +39,10 @@ async function buildVite(name: string, dir: string, plugin: PluginOption): Promi
 export default async function setup(project: TestProject): Promise<() => void> {
   const started = performance.now();
   const { dir } = installPacked('apps');
+  // The script tag needs no build: the site's files as they are, and engage.iife.js from the package.
+  const site = join(dir, 'script-tag');
+  copyApp('script-tag', site, site, site);
+  cpSync(join(dir, 'node_modules/engage-sdk/dist/engage.iife.js'), join(site, 'engage.iife.js'));
   await buildVite('react-router', dir, react());
   await buildVite('vue-router', dir, vue());
   const next = join(dir, 'next');
@@ -45,7 +50,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   prepareNextApp(next);
   const built = runNext(next, ['build']);
   if ((await built.exited) !== 0) throw new Error(`next build failed:\n${built.output()}`);
-  console.log(`[apps] React Router (Vite), Vue Router (Vite) and Next.js apps built from the packed package in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`[apps] React Router (Vite), Vue Router (Vite), Next.js and script-tag apps built from the packed package in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   project.provide('appsDir', dir);
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 // Firefox ESR (Debian's firefox-esr) through puppeteer-core over WebDriver BiDi: no geckodriver,
 // no downloaded build. Playwright cannot drive a stock Firefox (it needs its own patched one).
-import puppeteer from 'puppeteer-core';
+import puppeteer, { type Page } from 'puppeteer-core';
 import { type Engine, type EnginePage, requireBinary } from '../engine';
 
 export async function launchFirefox(): Promise<Engine> {
@@ -26,8 +26,8 @@ export async function launchFirefox(): Promise<Engine> {
         goto: async (url) => void (await page.goto(url)),
         evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
         reload: async () => void (await page.reload()),
-        back: async () => void (await page.goBack()),
-        forward: async () => void (await page.goForward()),
+        back: () => traverse(page, -1),
+        forward: () => traverse(page, 1),
         click: (selector) => page.click(selector),
         async close() {
           const closed = new Promise((resolve) => page.once('close', resolve));
@@ -39,4 +39,13 @@ export async function launchFirefox(): Promise<Engine> {
     },
     close: () => browser.close(),
   };
+}
+
+/**
+ * WebDriver BiDi's history traversal, the back and forward buttons. Not `page.goBack()`: puppeteer
+ * then waits for a navigation event that a same-document entry (a router's pushState) never
+ * raises in Firefox, and times out after 30 s.
+ */
+function traverse(page: Page, delta: number): Promise<void> {
+  return (page.mainFrame() as unknown as { browsingContext: { traverseHistory(delta: number): Promise<void> } }).browsingContext.traverseHistory(delta);
 }

@@ -1,6 +1,6 @@
 // Test instrumentation, loaded by each app's page before anything else: what the console said
 // (a hydration mismatch, an engage-sdk warning) and whether the last pageshow was a restore from
-// the back/forward cache.
+// the back/forward cache (and if not, why).
 window.consoleMessages = [];
 for (const level of ['error', 'warn']) {
   const original = console[level];
@@ -11,3 +11,5 @@ for (const level of ['error', 'warn']) {
 }
 addEventListener('error', (event) => window.consoleMessages.push(`page error: ${event.message}`));
 addEventListener('pageshow', (event) => (window.restoredFromCache = event.persisted));
+// Why the engine did not restore the page from the back/forward cache, where it says (Chromium).
+window.notRestoredReasons = () => JSON.stringify(performance.getEntriesByType('navigation')[0]?.notRestoredReasons ?? null);
