@@ -11,8 +11,10 @@
 // targets are printed beside them. Page views that follow the URL (issue 22: impressions once per
 // page view in single-page apps, not once per document) added 389 B to the script tag (5,457 →
 // 5,846) and nothing to the tracker-only bundle; `engage-sdk/react` adds 238 B to an app that
-// already has createTracker and observe.
-const BUDGET = { iife: 5_860, trackerOnly: 4_345, react: 250 };
+// already has createTracker and observe. Taking back the flush lock after a back/forward-cache
+// restore (Firefox left it held and every tab's delivery stopped: stealFlushLock) added 55 and 49
+// B (4,312 → 4,367; 5,846 → 5,895).
+const BUDGET = { iife: 5_895, trackerOnly: 4_367, react: 250 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

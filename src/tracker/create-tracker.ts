@@ -2,7 +2,7 @@ import { DroppedEventsError, type EngageError, HttpError, NetworkError, Validati
 import { type Batch, takeBatch } from './batch';
 import { createEventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
-import { withFlushLock } from './flush-lock';
+import { stealFlushLock, withFlushLock } from './flush-lock';
 import { classify, HOLD, OK, parseRetryAfter, retryDelay, SPLIT } from './retry-policy';
 import type { ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
@@ -49,6 +49,9 @@ export function createTracker(options: TrackerOptions): Tracker {
   let recordedSinceRun = 0;
   let keepaliveBytes = 0;
   let running: Promise<void> | undefined;
+  // A run asked for the lock without waiting, and has neither had it nor been told no: a request
+  // that settles at once, unless the page was frozen in between (stealFlushLock).
+  let asking = false;
 
   function report(error: EngageError): void {
     try {
@@ -136,7 +139,8 @@ export function createTracker(options: TrackerOptions): Tracker {
       .catch(noop)
       .then(() => {
         recordedSinceRun = 0;
-        return withFlushLock(lockName, explicit, deliverAll);
+        asking = !explicit;
+        return withFlushLock(lockName, explicit, () => ((asking = false), deliverAll()));
       })
       .then(
         (waiting) => {
@@ -152,6 +156,7 @@ export function createTracker(options: TrackerOptions): Tracker {
         },
       )
       .finally(() => {
+        asking = false;
         if (running === current) running = undefined;
       });
     return (running = current);
@@ -268,7 +273,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     onHide();
   }
 
-  const listen = (target: EventTarget, type: string, handler: () => void) =>
+  const listen = (target: EventTarget, type: string, handler: (event: Event) => void) =>
     target.addEventListener(type, handler, { signal: listening.signal });
 
   // A document means a window too (not in SSR, nor in a worker).
@@ -276,7 +281,11 @@ export function createTracker(options: TrackerOptions): Tracker {
     const shown = () => (hidden = false);
     listen(document, 'visibilitychange', () => (document.visibilityState === 'hidden' ? onHide() : shown()));
     listen(window, 'pagehide', onPageHide);
-    listen(window, 'pageshow', shown);
+    listen(window, 'pageshow', (event) => {
+      shown();
+      // Restored from the back/forward cache with a lock request that never came back (Firefox).
+      if ((event as PageTransitionEvent).persisted && asking) stealFlushLock(lockName);
+    });
     listen(window, 'online', () => {
       blockedUntil = 0;
       schedule(0);

@@ -13,3 +13,13 @@ export function withFlushLock<T>(name: string, wait: boolean, fn: () => Promise<
   const locks = globalThis.navigator?.locks;
   return locks ? locks.request(name, { ifAvailable: !wait }, (lock) => (lock ? fn() : undefined)) : fn();
 }
+
+/**
+ * Takes the lock from whoever holds it, and lets it go at once. Firefox (153 ESR) grants a lock
+ * asked for as the page enters the back/forward cache, then never runs its callback once the page
+ * is restored: the lock stays held for as long as the page lives, and no tab delivers again. The
+ * stolen request rejects, which ends the run that made it.
+ */
+export function stealFlushLock(name: string): void {
+  void globalThis.navigator?.locks?.request(name, { steal: true }, () => {});
+}

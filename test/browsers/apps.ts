@@ -155,7 +155,13 @@ export function describeApps(name: EngineName): void {
             for (const [count, n] of Object.entries(step.adds)) expected[count as Count] += n!;
             // A step that adds nothing is given the time a wrong impression would take (1 s in view, then a flush).
             if (!Object.keys(step.adds).length) await new Promise((resolve) => setTimeout(resolve, 2_000));
-            await until(async () => tally(await delivered()), (counts) => COUNTS.every((c) => counts[c] === expected[c]), 15_000, `${step.name}: ${JSON.stringify(expected)}`);
+            await until(async () => tally(await delivered()), (counts) => COUNTS.every((c) => counts[c] === expected[c]), 15_000, `${step.name}: ${JSON.stringify(expected)}`).catch(
+              async (error: Error) => {
+                // What the page knows: a restore from the back/forward cache, a warning.
+                const state = await page.evaluate(() => ({ restored: (window as { restoredFromCache?: boolean }).restoredFromCache, console: (window as { consoleMessages?: string[] }).consoleMessages, visibility: document.visibilityState }));
+                throw new Error(`${error.message}; the page: ${JSON.stringify(state)}`);
+              },
+            );
           }
           // Nothing more arrives later.
           await new Promise((resolve) => setTimeout(resolve, 2_500));
