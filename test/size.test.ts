@@ -9,7 +9,11 @@
 // and what reaching them would take away (`node scripts/size-report.mjs` prints the parts). The
 // budgets are today's figures plus ~0.5%, so that growth is a decision, not an accident; the
 // targets are printed beside them.
-const BUDGET = { iife: 5_465, trackerOnly: 4_345 };
+//
+// Issue 24 (inspection mode) splits delivery out of createTracker (delivery.ts): one function
+// became two, which costs 81 B in a tracker-only bundle (4,319 → 4,400) and 60 B in the script tag
+// (5,846, with main's page views, → 5,906). The budgets are those measured figures.
+const BUDGET = { iife: 5_906, trackerOnly: 4_400 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
