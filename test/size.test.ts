@@ -12,8 +12,10 @@
 //
 // Issue 24 (inspection mode) splits delivery out of createTracker (delivery.ts): one function
 // became two, which costs 81 B in a tracker-only bundle (4,319 → 4,400) and 60 B in the script tag
-// (5,846, with main's page views, → 5,906). The budgets are those measured figures.
-const BUDGET = { iife: 5_906, trackerOnly: 4_400 };
+// (5,846, with main's page views, → 5,906). Reporting to an inspector (tap.ts: one member on the
+// tracker, a numbered call at each of the six steps of an event, four in observe) costs 74 B
+// tracker-only (→ 4,474) and 101 B in the script tag (→ 6,007). The budgets are those measured figures.
+const BUDGET = { iife: 6_007, trackerOnly: 4_474 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

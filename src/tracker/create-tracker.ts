@@ -2,6 +2,7 @@ import { type EngageError, ValidationError } from '../errors';
 import { createDelivery } from './delivery';
 import { createEventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
+import { RECORDED, STORED, type Tap, type Tapped } from './tap';
 import type { ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
 const noop = () => {};
@@ -23,6 +24,10 @@ export function createTracker(options: TrackerOptions): Tracker {
 
   let customerId: string | undefined;
   let destroyed = false;
+  // Whoever listens to this tracker's reports (lifecycle.ts); unset unless something subscribed.
+  let listener: Tap | undefined;
+  const tap: Tap = (stage, a, b, c, d) =>
+    stage ? listener?.(stage, a, b, c, d) : [url, customerId, optedOut, (listener = (a as Tap | undefined) ?? listener)];
 
   function report(error: EngageError): void {
     try {
@@ -55,8 +60,8 @@ export function createTracker(options: TrackerOptions): Tracker {
     storage((s) => (optOut ? s.setItem(consentKey, '1') : s.removeItem(consentKey)));
   };
 
-  const queue = createEventQueue(namespace, options.storageTimeout ?? 3_000, report);
-  const [add, schedule, flush, forget, stop] = createDelivery(options, url, queue, () => customerId, report);
+  const queue = createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap(STORED, events));
+  const [add, schedule, flush, forget, stop] = createDelivery(options, url, queue, () => customerId, report, tap);
 
   function record(action: string, context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined {
     if (destroyed || optedOut) return undefined;
@@ -67,11 +72,14 @@ export function createTracker(options: TrackerOptions): Tracker {
       return refuse(error as ValidationError);
     }
     queue.push(event);
+    listener?.(RECORDED, event);
     add(event);
     return event.uuid;
   }
 
-  const tracker: Tracker = {
+  // `tap` is on the object for lifecycle.ts (and for observe, which reports through the recorder
+  // it is given), and off the Tracker type on purpose: subscribe with onLifecycle.
+  const tracker: Tracker & Tapped = {
     shown: (context, attributes) => record(SHOWN, context, attributes),
     clicked: (context, attributes) => record(CLICKED, context, attributes),
     identify(id) {
@@ -92,6 +100,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       destroyed = true;
       stop();
     },
+    tap,
   };
 
   tracker.identify(options.customerId);

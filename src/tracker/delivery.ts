@@ -3,6 +3,7 @@ import { type Batch, takeBatch } from './batch';
 import type { EventQueue } from './event-queue';
 import { withFlushLock } from './flush-lock';
 import { classify, HOLD, OK, parseRetryAfter, retryDelay, SPLIT } from './retry-policy';
+import { ANSWERED, DROPPED, QUEUED, SENDING, type Tap } from './tap';
 import type { StoredEvent, TrackerOptions } from './types';
 
 // Browsers cap the bodies of keepalive requests in flight at 64 KiB per page (Fetch spec); a
@@ -37,6 +38,7 @@ export type Delivery = [
  *
  * @param url the proxy's events URL
  * @param customer the current customer, read at each batch (events recorded before it was known wait for it)
+ * @param tap where each step is reported (tap.ts)
  */
 export function createDelivery(
   options: TrackerOptions,
@@ -44,6 +46,7 @@ export function createDelivery(
   queue: EventQueue,
   customer: () => string | undefined,
   report: (error: EngageError) => void,
+  tap: Tap,
 ): Delivery {
   // `??`, not destructuring defaults: null means "not given" too.
   const batchSize = options.batchSize ?? 20;
@@ -129,11 +132,14 @@ export function createDelivery(
   async function deliverAll(): Promise<number> {
     // Drop (and report) what is too old, then the oldest beyond `maxQueueSize`; oldest first.
     const events = await queue.read();
+    tap(QUEUED, events);
     const oldest = Date.now() - maxEventAge;
     const expired = events.filter((event) => event.recordedAt < oldest).length;
     const dropped = Math.max(expired, events.length - maxQueueSize);
     if (dropped) {
-      await done(events.slice(0, dropped));
+      const gone = events.slice(0, dropped);
+      await done(gone);
+      tap(DROPPED, gone, expired);
       if (expired) report(new DroppedEventsError(expired, 'expired'));
       if (dropped > expired) report(new DroppedEventsError(dropped - expired, 'overflow'));
     }
@@ -151,6 +157,7 @@ export function createDelivery(
     const keepalive = keepaliveBytes + bytes <= KEEPALIVE_BUDGET;
     if (keepalive) keepaliveBytes += bytes;
     events.forEach((event) => inFlight.add(event.uuid));
+    tap(SENDING, events);
     let status = 0;
     let error: EngageError | undefined;
     let retryAfterMs: number | undefined;
@@ -178,6 +185,7 @@ export function createDelivery(
       if (keepalive) keepaliveBytes -= bytes;
       events.forEach((event) => inFlight.delete(event.uuid));
     }
+    tap(ANSWERED, events, status, error);
     const verdict = classify(status);
     if (verdict === OK) {
       // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
