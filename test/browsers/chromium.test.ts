@@ -1,3 +1,5 @@
+import { describeInspect } from './inspect';
 import { describeEngine } from './scenarios';
 
 describeEngine('chromium');
+describeInspect('chromium');
