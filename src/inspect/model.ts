@@ -113,6 +113,8 @@ export function createModel() {
           return set(event.uuids, 'dropped', event.reason + (event.error ? ` (${errorMessage(event.error)})` : ''));
         case 'placement': {
           const found = placement(event.element, event.context);
+          // observe stops reporting a placement once it counted: a report after that is a new page view.
+          if (found.countedAt !== undefined) Object.assign(found, { countedAt: undefined, uuid: undefined, lastSpell: undefined });
           const running = event.inView && !event.tabHidden && !event.counted;
           if (found.since !== undefined && !running && found.countedAt === undefined) found.lastSpell = event.at - found.since;
           if (!running) found.since = undefined;

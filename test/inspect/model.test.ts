@@ -67,5 +67,8 @@ describe('createModel', () => {
     expect(model.placements.get(element)).toMatchObject({ since: undefined, lastSpell: 700 });
     model.take({ type: 'counted', element, context, uuid: 'x', at: 3_000 });
     expect(model.placements.get(element)).toMatchObject({ countedAt: 3_000, uuid: 'x' });
+    // A new page view: observe reports the placement again, and it may count again.
+    model.take({ type: 'placement', element, context, inView: false, tabHidden: false, counted: false, at: 5_000 });
+    expect(model.placements.get(element)).toMatchObject({ countedAt: undefined, uuid: undefined });
   });
 });
