@@ -39,6 +39,8 @@ export default [
       emulator: 'src/emulator/index.ts',
       // `engage-sdk/react`: the only module importing `react` (optional peer).
       react: 'src/react/index.ts',
+      // `engage-sdk/inspect`: the inspection mode's UI, in no other entry.
+      inspect: 'src/inspect/index.ts',
       'proxy-cli': 'src/proxy/node/cli.ts',
       'emulator-cli': 'src/emulator/cli.ts',
     },
@@ -58,6 +60,13 @@ export default [
     // No "use strict" prologue (8 B gzip): TypeScript already refuses what strict mode forbids,
     // class bodies are strict anyway, and no function of ours reads `this`.
     output: { file: 'dist/engage.iife.js', format: 'iife', strict: false },
+    plugins: [resolve({ browser: true }), ts(false), constToLet(), terser(IIFE_TERSER)],
+  },
+  {
+    // The inspection mode for script-tag pages, loaded by engage.iife.js from beside itself only
+    // when the URL asks for it (`?engage-inspect`).
+    input: 'src/inspect-script.ts',
+    output: { file: 'dist/engage.inspect.js', format: 'iife', strict: false },
     plugins: [resolve({ browser: true }), ts(false), constToLet(), terser(IIFE_TERSER)],
   },
 ];

@@ -11,8 +11,10 @@ const tracker = sdk.createTracker({
   flushInterval: 2_000,
   onError: (error) => panel.error(error),
 });
-panel.wrap(tracker);
+panel.watch(tracker);
 window.tracker = tracker;
+// The inspection mode, as a bundled app loads it: lazily, only when asked for.
+if (new URLSearchParams(location.search).has('engage-inspect')) import('/demo/build/inspect.js').then(({ inspect }) => inspect(tracker));
 
 const content = {
   hero: () => [

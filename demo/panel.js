@@ -1,9 +1,7 @@
 // The demo's live panel: what this page recorded, what waits, what is in flight, what the
-// emulator received (through a demo route on this origin), and controls to break things. Demo
-// instrumentation only: it wraps fetch and the recorder to watch them, which an app never needs.
+// emulator received (through a demo route on this origin), and controls to break things. It reads
+// the tracker through its public lifecycle surface (onLifecycle), as any app may: nothing wrapped.
 import * as sdk from '/demo/build/engage.js';
-
-const EVENTS_PATH = '/engage/v1/experiences/events';
 
 /** Builds an element from a tag, properties and children; no innerHTML, no inline style. */
 function h(tag, props = {}, ...children) {
@@ -28,34 +26,38 @@ const api = async (path, body) => {
 /**
  * Mounts the panel into `#panel`.
  * @param {{ label: string, flush: () => Promise<void> }} options
- * @returns {{ wrap(target: { shown: Function, clicked: Function }): void, error(error: Error): void }}
+ * @returns {{ watch(tracker: object): void, error(error: Error): void }}
  */
 export function createPanel({ label, flush }) {
   const recorded = new Map(); // uuid → { action, experience, b_id }
   const inFlight = new Set();
   const acknowledged = new Set();
   let lastError = '';
+  const describe = (error) => `${error.name}${error.status ? ` ${error.status}` : ''}: ${error.message}`;
 
-  // Count events in requests to the proxy: in flight until answered, acknowledged on a 2xx.
-  const realFetch = window.fetch.bind(window);
-  window.fetch = async (input, init) => {
-    const url = typeof input === 'string' ? input : input.url;
-    if (!url.includes(EVENTS_PATH) || typeof init?.body !== 'string') return realFetch(input, init);
-    const uuids = [...init.body.matchAll(/"svc_event_uuid":"([^"]+)"/g)].map((m) => m[1]);
-    uuids.forEach((uuid) => inFlight.add(uuid));
-    render();
-    try {
-      const response = await realFetch(input, init);
-      if (response.ok) {
-        uuids.forEach((uuid) => acknowledged.add(uuid));
+  /** One lifecycle event: recorded here, in flight until answered, acknowledged on a 2xx. */
+  function take(event) {
+    if (event.type === 'recorded') {
+      const { uuid, action, attributes } = event.record;
+      recorded.set(uuid, { action, experience: attributes.experience, b_id: attributes.b_id });
+      log.prepend(
+        h(
+          'li',
+          { 'data-action': action, 'data-experience': String(attributes.experience), 'data-b-id': attributes.b_id ?? '' },
+          `${action === 'shown' ? 'impression' : 'click'} · ${attributes.experience}${attributes.b_id ? ` · b_id=${attributes.b_id}` : ''}`,
+        ),
+      );
+      while (log.children.length > 12) log.lastElementChild.remove();
+    } else if (event.type === 'sending') event.uuids.forEach((uuid) => inFlight.add(uuid));
+    else if (event.type === 'delivered' || event.type === 'refused' || event.type === 'dropped') {
+      event.uuids.forEach((uuid) => inFlight.delete(uuid));
+      if (event.type === 'delivered') {
+        event.uuids.forEach((uuid) => acknowledged.add(uuid));
         lastError = '';
-      }
-      return response;
-    } finally {
-      uuids.forEach((uuid) => inFlight.delete(uuid));
-      render();
-    }
-  };
+      } else if (event.error) lastError = describe(event.error);
+    } else return;
+    render();
+  }
 
   const counter = (id, text) => h('div', { className: 'counter' }, h('dt', {}, text), h('dd', { id }, '0'));
   const counters = h(
@@ -164,30 +166,12 @@ export function createPanel({ label, flush }) {
   refresh();
 
   return {
-    /** Wraps `target.shown`/`clicked` (the tracker, or `Engage`) to list what this page records. */
-    wrap(target) {
-      for (const action of ['shown', 'clicked']) {
-        const original = target[action];
-        target[action] = (context, attributes) => {
-          const uuid = original(context, attributes);
-          if (uuid) {
-            recorded.set(uuid, { action, experience: context?.experience, b_id: attributes?.b_id });
-            log.prepend(
-              h(
-                'li',
-                { 'data-action': action, 'data-experience': String(context?.experience), 'data-b-id': attributes?.b_id ?? '' },
-                `${action === 'shown' ? 'impression' : 'click'} · ${context?.experience}${attributes?.b_id ? ` · b_id=${attributes.b_id}` : ''}`,
-              ),
-            );
-            while (log.children.length > 12) log.lastElementChild.remove();
-            render();
-          }
-          return uuid;
-        };
-      }
+    /** Lists what `tracker` (a tracker, or `Engage`) records and follows each event to its end. */
+    watch(tracker) {
+      sdk.onLifecycle(tracker, take);
     },
     error(error) {
-      lastError = `${error.name}${error.status ? ` ${error.status}` : ''}: ${error.message}`;
+      lastError = describe(error);
       render();
     },
   };

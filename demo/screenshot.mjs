@@ -1,6 +1,7 @@
-// Screenshots of the demo for the README: `npm run build && node demo/screenshot.mjs`.
+// Screenshots of the demo for the README: `npm run build && node demo/screenshot.mjs [inspect]`.
 // Starts its own stack on ephemeral ports, drives Debian's Chromium (CHROMIUM_PATH overrides),
-// writes docs/demo-store.png, docs/demo-offline.png and docs/demo-key-rotation.png.
+// writes docs/demo-store.png, docs/demo-offline.png and docs/demo-key-rotation.png; with `inspect`,
+// only docs/demo-inspect.png (the inspection mode).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -16,6 +17,14 @@ const browser = await chromium.launch({
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  await (process.argv[2] === 'inspect' ? inspectShot(page) : storeShots(page));
+} finally {
+  await browser.close();
+  await demo.close();
+}
+
+/** The store, then offline, then a key rotation. */
+async function storeShots(page) {
   await page.goto(demo.url);
   await page.waitForSelector('html[data-demo-ready="true"]');
   // Some traffic: the hero seen and clicked, the recommendations seen, one import under way.
@@ -47,7 +56,22 @@ try {
   await page.waitForFunction(() => /401/.test(document.querySelector('#status')?.textContent ?? ''));
   await page.screenshot({ path: join(docs, 'demo-key-rotation.png') });
   console.log(`screenshots written to ${docs}`);
-} finally {
-  await browser.close();
-  await demo.close();
+}
+
+/** The inspection mode: the hero counted and clicked, the recommendations half-seen, one request refused. */
+async function inspectShot(page) {
+  await page.goto(`${demo.url}?engage-inspect`);
+  const label = (experience) => page.locator(`engage-inspect .outline[data-experience="${experience}"] .label`);
+  await label('Winter Sale Hero').filter({ hasText: 'counted at' }).waitFor();
+  await page.click('#hero button');
+  await page.evaluate(() => window.Engage.flush());
+  await page.click('#toggle-offline');
+  await page.click('#hero button');
+  await page.evaluate(() => window.Engage.flush().catch(() => {}));
+  await page.mouse.wheel(0, 240);
+  await label('Recommended For You').filter({ hasText: 'less than half' }).waitFor();
+  await page.locator('engage-inspect td[data-state="refused"]').first().waitFor();
+  await page.screenshot({ path: join(docs, 'demo-inspect.png') });
+  await page.click('#toggle-offline');
+  console.log(`screenshot written to ${join(docs, 'demo-inspect.png')}`);
 }

@@ -6,9 +6,9 @@ const panel = createPanel({ label: 'script tag', flush: () => window.Engage.flus
 // The script tag reports errors as `engage:error` events on window (no inline onError callback).
 addEventListener('engage:error', (event) => panel.error(event.detail));
 
-// Automatic impressions and clicks go through Engage.shown/clicked, so wrapping them lists those too.
+// The lifecycle of Engage lists automatic impressions and clicks with the rest.
 const ready = () => {
-  panel.wrap(window.Engage);
+  panel.watch(window.Engage);
   document.documentElement.dataset.demoReady = 'true';
 };
 if (window.Engage?.tracker) ready();

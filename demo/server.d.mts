@@ -22,4 +22,10 @@ export interface Demo {
   close(): Promise<void>;
 }
 
-export declare function startDemo(options?: { port?: number; emulatorPort?: number; proxy?: Record<string, unknown> }): Promise<Demo>;
+export declare function startDemo(options?: {
+  port?: number;
+  emulatorPort?: number;
+  proxy?: Record<string, unknown>;
+  /** Tried before everything (a test's outage switch or request log); undefined lets the request through. */
+  intercept?: (request: Request) => Promise<Response | undefined> | Response | undefined;
+}): Promise<Demo>;

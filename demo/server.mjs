@@ -17,8 +17,8 @@ const json = (body, status = 200) =>
  * The ESM build as a browser loads it without a bundler of its own: dist/index.js with idb-keyval
  * resolved into one file. (An inline import map would need 'unsafe-inline' or a hash.)
  */
-async function bundleEsm() {
-  const build = await rollup({ input: join(repoRoot, 'dist/index.js'), plugins: [resolve({ browser: true })], onwarn: () => {} });
+async function bundleEsm(entry = 'dist/index.js') {
+  const build = await rollup({ input: join(repoRoot, entry), plugins: [resolve({ browser: true })], onwarn: () => {} });
   const { output } = await build.generate({ format: 'es' });
   await build.close();
   return output[0].code;
@@ -31,12 +31,16 @@ async function bundleEsm() {
  * @param {number} [options.port] @default 8080 (env PORT)
  * @param {number} [options.emulatorPort] @default 8788 (env EMULATOR_PORT)
  * @param {object} [options.proxy] extra createProxy options
+ * @param {(request: Request) => Promise<Response|undefined>|Response|undefined} [options.intercept] tried before
+ *   everything (a test's outage switch or request log); undefined lets the request through
  * @example
  * const demo = await startDemo({ port: 0, emulatorPort: 0 });
  * console.log(demo.url); await demo.close();
  */
 export async function startDemo(options = {}) {
   const esm = await bundleEsm();
+  // engage-sdk/inspect, as the ESM page loads it lazily (a bundle of its own, like an app's chunk).
+  const inspectEsm = await bundleEsm('dist/inspect.js');
   let offline = false;
   let newKey; // the emulator's rotated personalization key, held here until "given" to the proxy
   let importCount = 0;
@@ -76,8 +80,9 @@ export async function startDemo(options = {}) {
   const routes = async (request) => {
     const url = new URL(request.url);
     if (!url.pathname.startsWith('/demo-api/')) {
-      if (url.pathname === '/demo/build/engage.js') {
-        return new Response(esm, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' } });
+      if (url.pathname === '/demo/build/engage.js' || url.pathname === '/demo/build/inspect.js') {
+        const code = url.pathname.endsWith('inspect.js') ? inspectEsm : esm;
+        return new Response(code, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' } });
       }
       if (url.pathname === '/') return Response.redirect(new URL('/demo/', url), 302);
       return undefined;
@@ -144,7 +149,9 @@ export async function startDemo(options = {}) {
       ...options.proxy,
     },
     // "Offline": the proxy path drops the connection, so the browser sees exactly a network failure.
-    intercept: (request) => (offline && new URL(request.url).pathname.startsWith('/engage/') ? Response.error() : undefined),
+    // A test's own intercept (its `down` switch, a request log) comes first.
+    intercept: async (request) =>
+      (await options.intercept?.(request)) ?? (offline && new URL(request.url).pathname.startsWith('/engage/') ? Response.error() : undefined),
     routes,
     headers: (url) => (url.pathname.endsWith('.html') || url.pathname.endsWith('/') ? { 'content-security-policy': STRICT_CSP } : undefined),
   });

@@ -17,6 +17,7 @@ import { createTracker } from './tracker/create-tracker';
 import { autoObserve, observe, type Recorder } from './tracker/observe';
 import { followPageViews, type PageViewFollow, startPageView } from './tracker/page-view';
 import type { EngageError } from './errors';
+import { ATTACH, type Tapped } from './tracker/tap';
 import type { Tracker } from './tracker/types';
 
 type Method = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'startPageView' | 'optOut' | 'optIn' | 'destroy';
@@ -31,7 +32,8 @@ type EngageGlobal = Partial<Record<Method, (...args: never[]) => unknown>> & {
 if (typeof document === 'object') {
   const engage: EngageGlobal = ((window as unknown as { Engage?: EngageGlobal }).Engage ||= {});
   engage.createTracker = createTracker;
-  const data = ((document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-endpoint]'))?.dataset;
+  const script = (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-endpoint]');
+  const data = script?.dataset;
   if (data?.endpoint && !engage.tracker) {
     const onError = (error: EngageError) => dispatchEvent(new CustomEvent('engage:error', { detail: error }));
     const number = (value?: string) => (value ? +value : undefined);
@@ -43,6 +45,23 @@ if (typeof document === 'object') {
       namespace: data.namespace,
       onError,
     }));
+    // `?engage-inspect` in the URL (remembered for the tab; `=off` forgets it) loads the inspection
+    // mode from beside this script, and what happens meanwhile waits for it in `q`. Without the flag
+    // nothing is fetched, added or logged.
+    try {
+      const flag = 'engage-inspect';
+      const session = sessionStorage;
+      const asked = new URLSearchParams(location.search).get(flag);
+      if (asked !== null) asked === 'off' ? session.removeItem(flag) : session.setItem(flag, '1');
+      if (session[flag]) {
+        const buffer = (...report: unknown[]) => buffer.q.push(report);
+        buffer.q = [] as unknown[][];
+        (tracker as Tapped).tap!(ATTACH, buffer);
+        document.head.append(Object.assign(document.createElement('script'), { src: new URL('engage.inspect.js', script!.src) }));
+      }
+    } catch {
+      // No session storage (blocked): no inspection, and nothing else changes.
+    }
     // Everything observation started, so destroy() ends it as it did when observe was the tracker's.
     const stops: Array<() => void> = [];
     // The tracker's methods use no `this`: Engage.shown is tracker.shown itself.

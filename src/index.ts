@@ -7,6 +7,10 @@ export { autoObserve, observe } from './tracker/observe';
 export type { ObserveOptions, Recorder } from './tracker/observe';
 export { followPageViews, startPageView } from './tracker/page-view';
 export type { PageViewFollow } from './tracker/page-view';
+// What happens to a tracker's events and placements, for inspectors and dashboards (tap.ts, the
+// wire the tracker reports on, stays private: its numbers are not a contract).
+export { onLifecycle, trackerState } from './tracker/lifecycle';
+export type { LifecycleEvent, LifecycleListener, LifecycleRecord, TrackerState } from './tracker/lifecycle';
 export type {
   AttributeValue,
   ExperienceContext,

@@ -1,16 +1,10 @@
-import { DroppedEventsError, type EngageError, HttpError, NetworkError, ValidationError } from '../errors';
-import { type Batch, takeBatch } from './batch';
+import { type EngageError, ValidationError } from '../errors';
+import { createDelivery } from './delivery';
 import { createEventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
-import { stealFlushLock, withFlushLock } from './flush-lock';
-import { classify, HOLD, OK, parseRetryAfter, retryDelay, SPLIT } from './retry-policy';
+import { RECORDED, STORED, type Tap, type Tapped } from './tap';
 import type { ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
-// Browsers cap the bodies of keepalive requests in flight at 64 KiB per page (Fetch spec); a
-// request over the budget fails outright, so larger ones go without keepalive.
-const KEEPALIVE_BUDGET = 60_000;
-// This tab's undelivered events kept for a closing page to send: more never fit the keepalive budget.
-const KEPT_FOR_HIDE = 500;
 const noop = () => {};
 
 /**
@@ -23,35 +17,17 @@ const noop = () => {};
  * button.onclick = () => tracker.clicked(experienceContext, { b_id: 'Add to cart' });
  */
 export function createTracker(options: TrackerOptions): Tracker {
-  // `??`, not destructuring defaults: null means "not given" too.
-  const batchSize = options.batchSize ?? 20;
-  const flushInterval = options.flushInterval ?? 5_000;
-  const maxQueueSize = options.maxQueueSize ?? 10_000;
-  const maxEventAge = options.maxEventAge ?? 7 * 24 * 3_600_000;
-  const maxRequestBytes = options.maxRequestBytes ?? 60_000;
   const namespace = options.namespace ?? 'default';
   const url = `${String(options.endpoint).replace(/\/+$/, '')}/v1/experiences/events`;
-  const lockName = `engage-sdk:${namespace}`;
   const consentKey = `engage-sdk:v1:${namespace}:opt-out`;
   const warned = new Set<string>();
-  const inFlight = new Set<string>();
-  const listening = new AbortController();
-  // What this tab recorded and has not seen delivered, newest last (objects, not UUID keys: hot path).
-  const mine = new Set<StoredEvent>();
 
   let customerId: string | undefined;
   let destroyed = false;
-  let hidden = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let due = Infinity;
-  let blockedUntil = 0;
-  let failures = 0;
-  let recordedSinceRun = 0;
-  let keepaliveBytes = 0;
-  let running: Promise<void> | undefined;
-  // A run asked for the lock without waiting, and has neither had it nor been told no: a request
-  // that settles at once, unless the page was frozen in between (stealFlushLock).
-  let asking = false;
+  // Whoever listens to this tracker's reports (lifecycle.ts); unset unless something subscribed.
+  let listener: Tap | undefined;
+  const tap: Tap = (stage, a, b, c, d) =>
+    stage ? listener?.(stage, a, b, c, d) : [url, customerId, optedOut, (listener = (a as Tap | undefined) ?? listener)];
 
   function report(error: EngageError): void {
     try {
@@ -84,32 +60,8 @@ export function createTracker(options: TrackerOptions): Tracker {
     storage((s) => (optOut ? s.setItem(consentKey, '1') : s.removeItem(consentKey)));
   };
 
-  const queue = createEventQueue(namespace, options.storageTimeout ?? 3_000, report);
-  const take = (events: StoredEvent[], maxBytes = maxRequestBytes) => takeBatch(events, customerId, nowSeconds(), maxBytes);
-  const unsent = (events: StoredEvent[]) => events.filter((event) => !inFlight.has(event.uuid));
-  /** Removes events from the queue, and from what a closing page would send. */
-  function done(events: StoredEvent[]): Promise<void> {
-    if (mine.size) {
-      const gone = new Set(events.map((event) => event.uuid));
-      for (const event of mine) if (gone.has(event.uuid)) mine.delete(event);
-    }
-    return queue.remove(events);
-  }
-
-  function schedule(delay: number): void {
-    if (destroyed) return;
-    // setTimeout fires at once for delays beyond 2^31-1 ms; cap at a day.
-    const at = Math.max(Date.now() + Math.min(delay, 864e5), blockedUntil);
-    // `due` is Infinity whenever no timer is set.
-    if (due <= at) return;
-    clearTimeout(timer);
-    due = at;
-    timer = setTimeout(() => {
-      timer = undefined;
-      due = Infinity;
-      run(false).catch(noop);
-    }, at - Date.now());
-  }
+  const queue = createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap(STORED, events));
+  const [add, schedule, flush, forget, stop] = createDelivery(options, url, queue, () => customerId, report, tap);
 
   function record(action: string, context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined {
     if (destroyed || optedOut) return undefined;
@@ -120,179 +72,14 @@ export function createTracker(options: TrackerOptions): Tracker {
       return refuse(error as ValidationError);
     }
     queue.push(event);
-    mine.add(event);
-    if (mine.size > KEPT_FOR_HIDE) mine.delete(mine.values().next().value!);
-    // Scheduling reads the clock: only when it can change something (hot path).
-    if (++recordedSinceRun === batchSize) schedule(0);
-    else if (timer === undefined) schedule(flushInterval);
+    listener?.(RECORDED, event);
+    add(event);
     return event.uuid;
   }
 
-  /**
-   * One delivery run: under the cross-tab lock, read the shared queue, age it, and send it batch by
-   * batch, removing each batch only after a 2xx. Runs of one tab never overlap; `flush()` waits
-   * for the current run and then runs again, so it covers everything queued at its call.
-   */
-  function run(explicit: boolean): Promise<void> {
-    if (running && !explicit) return running;
-    const current: Promise<void> = (running ?? Promise.resolve())
-      .catch(noop)
-      .then(() => {
-        recordedSinceRun = 0;
-        asking = !explicit;
-        return withFlushLock(lockName, explicit, () => ((asking = false), deliverAll()));
-      })
-      .then(
-        (waiting) => {
-          // Events recorded while this run was sending are not in its snapshot.
-          if (recordedSinceRun) schedule(recordedSinceRun >= batchSize ? 0 : flushInterval);
-          // Another tab is delivering (only a run that does not wait gives way); look again later in case it dies.
-          if (waiting === undefined) schedule(flushInterval);
-          else if (waiting && explicit) throw new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
-        },
-        (error) => {
-          schedule(0);
-          throw error;
-        },
-      )
-      .finally(() => {
-        asking = false;
-        if (running === current) running = undefined;
-      });
-    return (running = current);
-  }
-
-  /** Resolves with the number of events still waiting for a customer. */
-  async function deliverAll(): Promise<number> {
-    // Drop (and report) what is too old, then the oldest beyond `maxQueueSize`; oldest first.
-    const events = await queue.read();
-    const oldest = Date.now() - maxEventAge;
-    const expired = events.filter((event) => event.recordedAt < oldest).length;
-    const dropped = Math.max(expired, events.length - maxQueueSize);
-    if (dropped) {
-      await done(events.slice(0, dropped));
-      if (expired) report(new DroppedEventsError(expired, 'expired'));
-      if (dropped > expired) report(new DroppedEventsError(dropped - expired, 'overflow'));
-    }
-    let rest = unsent(events.slice(dropped));
-    for (let taken; (taken = take(rest)).batch; ) {
-      rest = taken.rest;
-      await deliver(taken.batch);
-    }
-    blockedUntil = 0;
-    return rest.length;
-  }
-
-  /** Sends one batch. A refused batch is halved until the refused event stands alone. Throws when it must wait. */
-  async function deliver({ events, body, bytes }: Batch): Promise<void> {
-    const keepalive = keepaliveBytes + bytes <= KEEPALIVE_BUDGET;
-    if (keepalive) keepaliveBytes += bytes;
-    events.forEach((event) => inFlight.add(event.uuid));
-    let status = 0;
-    let error: EngageError | undefined;
-    let retryAfterMs: number | undefined;
-    try {
-      const response = await (options.fetch ?? fetch)(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...options.headers },
-        body,
-        keepalive,
-        // null → undefined, which fetch reads as its own default, 'same-origin'.
-        credentials: options.credentials ?? undefined,
-      });
-      // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
-      // response is consumed, and unread 2xx bodies starve every later keepalive request. An error
-      // body that is not JSON (a gateway's HTML page) is read and left out of the HttpError.
-      const parsed: unknown = await response.json().catch(noop);
-      if (!response.ok) {
-        retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
-        error = new HttpError(response.status, { body: parsed, retryAfterMs });
-      }
-      status = response.status;
-    } catch (cause) {
-      error = new NetworkError(undefined, { cause });
-    } finally {
-      if (keepalive) keepaliveBytes -= bytes;
-      events.forEach((event) => inFlight.delete(event.uuid));
-    }
-    const verdict = classify(status);
-    if (verdict === OK) {
-      // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
-      failures = 0;
-      return done(events);
-    }
-    if (verdict === SPLIT) {
-      if (events.length < 2) {
-        await done(events);
-        return report(new DroppedEventsError(1, 'rejected', { cause: error }));
-      }
-      const half = Math.ceil(events.length / 2);
-      await deliver(take(events.slice(0, half), Infinity).batch!);
-      return deliver(take(events.slice(half), Infinity).batch!);
-    }
-    failures++;
-    blockedUntil = Date.now() + retryDelay(verdict, failures, retryAfterMs);
-    if (failures === 1 || verdict === HOLD) report(error!);
-    throw error;
-  }
-
-  /**
-   * The page may be going away: what this tab recorded and has not delivered is sent now, with
-   * keepalive and within its budget, written to IndexedDB or not (WebKit commits within ~100 ms,
-   * and a durable event would otherwise wait for a next visit that may never come); the rest stays
-   * durable for the next page, which re-sends what this sent (the proxy answers a repeat from its
-   * UUID memory). Runs once per hide, whether `visibilitychange` or `pagehide` comes first
-   * (analytics-next #607, #613).
-   */
-  function onHide(): void {
-    if (hidden) return;
-    hidden = true;
-    // While the upstream fails, the events wait durably: a request the page cannot follow up would
-    // be retried by the proxy alongside the next page's (WebKit, reload while failing: 187 of 200 twice).
-    let rest = failures ? [] : unsent([...mine]);
-    for (let taken; (taken = take(rest)).batch && keepaliveBytes + taken.batch.bytes <= KEEPALIVE_BUDGET; ) {
-      rest = taken.rest;
-      deliver(taken.batch).catch(noop);
-    }
-    run(false).catch(noop);
-  }
-
-  /**
-   * The page is unloading. Firefox cancels the keepalive fetches of a tab being closed (153 ESR:
-   * nothing reached the server) while its beacons arrive, so what this tab has not seen delivered
-   * also leaves as a beacon (text/plain, which the proxy accepts). A beacon's answer is never
-   * known: the events stay queued, and a repeat is answered from the proxy's UUID memory.
-   */
-  function onPageHide(): void {
-    const beacon = !options.fetch && !options.headers && typeof navigator !== 'undefined' && navigator.sendBeacon;
-    for (let rest = [...mine], taken; beacon && !failures && (taken = take(rest)).batch; rest = taken.rest) {
-      if (!navigator.sendBeacon(url, taken.batch.body)) break;
-      // Sent: not again by this page's own last delivery run (Chromium: each event twice).
-      taken.batch.events.forEach((event) => mine.delete(event) && inFlight.add(event.uuid));
-    }
-    onHide();
-  }
-
-  const listen = (target: EventTarget, type: string, handler: (event: Event) => void) =>
-    target.addEventListener(type, handler, { signal: listening.signal });
-
-  // A document means a window too (not in SSR, nor in a worker).
-  if (typeof document === 'object') {
-    const shown = () => (hidden = false);
-    listen(document, 'visibilitychange', () => (document.visibilityState === 'hidden' ? onHide() : shown()));
-    listen(window, 'pagehide', onPageHide);
-    listen(window, 'pageshow', (event) => {
-      shown();
-      // Restored from the back/forward cache with a lock request that never came back (Firefox).
-      if ((event as PageTransitionEvent).persisted && asking) stealFlushLock(lockName);
-    });
-    listen(window, 'online', () => {
-      blockedUntil = 0;
-      schedule(0);
-    });
-  }
-
-  const tracker: Tracker = {
+  // `tap` is on the object for lifecycle.ts (and for observe, which reports through the recorder
+  // it is given), and off the Tracker type on purpose: subscribe with onLifecycle.
+  const tracker: Tracker & Tapped = {
     shown: (context, attributes) => record(SHOWN, context, attributes),
     clicked: (context, attributes) => record(CLICKED, context, attributes),
     identify(id) {
@@ -302,28 +89,20 @@ export function createTracker(options: TrackerOptions): Tracker {
       customerId = id;
       schedule(0);
     },
-    flush() {
-      if (destroyed || optedOut) return Promise.resolve();
-      blockedUntil = 0;
-      return run(true);
-    },
+    flush: () => (destroyed || optedOut ? Promise.resolve() : flush()),
     optOut() {
       consent(true);
-      mine.clear();
+      forget();
       queue.clear().catch(noop);
     },
     optIn: () => consent(false),
     destroy() {
       destroyed = true;
-      clearTimeout(timer);
-      listening.abort();
+      stop();
     },
+    tap,
   };
 
   tracker.identify(options.customerId);
-  // Deliver what earlier pages left behind.
-  schedule(Math.min(flushInterval, 1_000));
   return tracker;
 }
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);

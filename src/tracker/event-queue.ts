@@ -33,7 +33,16 @@ const SEGMENT_SIZE = 250;
 
 type Key = [string, number, string];
 
-export function createEventQueue(namespace: string, timeoutMs: number, report: (error: StorageError) => void): EventQueue {
+/**
+ * @param report where storage failures go (once)
+ * @param stored told of the events each write put in IndexedDB
+ */
+export function createEventQueue(
+  namespace: string,
+  timeoutMs: number,
+  report: (error: StorageError) => void,
+  stored: (events: StoredEvent[]) => void,
+): EventQueue {
   // Events this tab recorded that IndexedDB does not hold yet (pending or failed writes). A Set of
   // objects, not a Map by UUID: hashing a 36-character key per event doubled the cost of `shown()`.
   const memory = new Set<StoredEvent>();
@@ -100,11 +109,12 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
       if (!segments.length) return;
       // One put per request callback, not all at once: each put clones its segment on the main
       // thread, so 10,000 events cloned in the recording task would add ~20 ms to it.
-      const stored = await tx('readwrite', async (s) => {
+      const written = await tx('readwrite', async (s) => {
         for (const [key, value] of segments) await promisify(s.put(value, key));
         return done(s);
       });
-      if (!stored) return;
+      if (!written) return;
+      stored(events);
       const deliveredMeanwhile: StoredEvent[] = [];
       for (const [key, segment] of segments) {
         for (const event of segment) {

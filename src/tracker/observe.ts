@@ -4,6 +4,7 @@
 // tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
 import { pageViewOf } from './page-view';
+import { CLICKED, COUNTED, type Tapped, UNOBSERVED, VIEW } from './tap';
 import type { ExperienceContext, ExtraAttributes } from './types';
 
 /** What `observe` records into: the tracker satisfies it. */
@@ -108,17 +109,20 @@ export function observe(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inView = false;
   let io: IntersectionObserver | undefined;
+  // What this placement does, for an inspector (tap.ts): through the tracker, when it is one.
+  const tell = (stage: number, a?: unknown, b?: unknown) => (tracker as Tapped).tap?.(stage, element, ctx, a, b);
 
   const onClick = (event: Event) => {
     // The nearest control with a b_id, if it is inside the element: an outer placement's b_id is not this one's.
     const control = (event.target as Element | null)?.closest?.(`[${B_ID}]`);
     const bId = control && element.contains(control) ? control.getAttribute(B_ID) : null;
-    call(() => tracker.clicked(ctx, bId ? { b_id: bId } : undefined));
+    call(() => tell(CLICKED, tracker.clicked(ctx, bId ? { b_id: bId } : undefined)));
   };
 
   const arm = () => {
     clearTimeout(timer);
     timer = undefined;
+    tell(VIEW, inView, seen.has(key));
     if (inView && doc.visibilityState !== 'hidden' && !seen.has(key)) {
       const end = performance.now() + 1000;
       const fire = () => {
@@ -127,7 +131,7 @@ export function observe(
         if (seen.has(key)) return;
         seen.add(key);
         stopViewing();
-        call(() => tracker.shown(ctx));
+        call(() => tell(COUNTED, tracker.shown(ctx)));
       };
       timer = setTimeout(fire, 1000);
     }
@@ -159,6 +163,8 @@ export function observe(
       io.observe(element);
       doc.addEventListener('visibilitychange', arm);
     }
+    // Tells an inspector where the rule starts from (arming nothing: not in view).
+    arm();
   };
 
   element.addEventListener('click', onClick);
@@ -172,6 +178,7 @@ export function observe(
     stopViewing();
     view.restart.delete(startViewing);
     element.removeEventListener('click', onClick);
+    tell(UNOBSERVED);
   };
 }
 

@@ -1,5 +1,7 @@
 import { describeApps } from './apps';
+import { describeInspect } from './inspect';
 import { describeEngine } from './scenarios';
 
 describeEngine('webkit');
+describeInspect('webkit');
 describeApps('webkit');

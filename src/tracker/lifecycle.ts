@@ -1,0 +1,225 @@
+// What happens to a tracker's events and placements, as events an inspector (or a dashboard, or a
+// test) subscribes to. The tracker reports through its tap (tap.ts: numbers and positional
+// arguments, a few bytes in every tracker bundle); the names and shapes are made here, and only
+// what imports this module pays for them. Works across bundles: the script tag's tracker and an
+// inspector loaded beside it share no module, only the tracker object.
+import type { EngageError } from '../errors';
+import { classify, SPLIT } from './retry-policy';
+import {
+  ANSWERED,
+  ATTACH,
+  CLICKED,
+  COUNTED,
+  DROPPED,
+  QUEUED,
+  RECORDED,
+  SENDING,
+  STORED,
+  type Tap,
+  type Tapped,
+  type TapState,
+  UNOBSERVED,
+  VIEW,
+} from './tap';
+import type { AttributeValue, ExperienceContext, StoredEvent, Tracker } from './types';
+
+/** An event as the queue holds it. */
+export interface LifecycleRecord {
+  /** Its `svc_event_uuid`. */
+  uuid: string;
+  action: 'shown' | 'clicked';
+  /** The experience context and extra attributes it carries. */
+  attributes: Record<string, AttributeValue>;
+  /** The customer it was recorded for; undefined when it waits for `identify()`. */
+  customerId: string | undefined;
+  /** Epoch ms. */
+  recordedAt: number;
+}
+
+/**
+ * Everything a tracker reports. Events are named by UUID after `recorded` (and `queued`, which
+ * also lists events earlier pages left in the queue).
+ */
+export type LifecycleEvent =
+  /** Recorded in memory; its write to IndexedDB is under way. */
+  | { type: 'recorded'; record: LifecycleRecord }
+  /** Written to IndexedDB: it survives a reload. */
+  | { type: 'stored'; uuids: string[] }
+  /** A delivery run read the queue: every event in it, oldest first, whichever page recorded it. */
+  | { type: 'queued'; records: LifecycleRecord[] }
+  /** A request carrying these events is in flight. */
+  | { type: 'sending'; uuids: string[] }
+  /** The proxy answered 2xx: they left the queue. */
+  | { type: 'delivered'; uuids: string[]; status: number }
+  /**
+   * Not delivered, still queued (retried later, or the batch is halved to find the refused event):
+   * `status` 0 when no answer came (offline, connection reset), `error` the reason.
+   */
+  | { type: 'refused'; uuids: string[]; status: number; error: EngageError }
+  /** Left the queue undelivered: refused alone (`rejected`), too old (`expired`), no room (`overflow`). */
+  | { type: 'dropped'; uuids: string[]; reason: 'rejected' | 'expired' | 'overflow'; error?: EngageError }
+  /**
+   * A placement's view changed: `inView` is the 50 % rule (half the element, or half the screen for
+   * one taller than it), `tabHidden` stops the clock, `counted` says its impression already counted
+   * in this page view. In view, visible and not counted: it counts after 1 s of this.
+   */
+  | { type: 'placement'; element: Element; context: ExperienceContext; inView: boolean; tabHidden: boolean; counted: boolean; at: number }
+  /** The placement's impression was recorded as `uuid`; undefined when the tracker refused it. */
+  | { type: 'counted'; element: Element; context: ExperienceContext; uuid: string | undefined; at: number }
+  /** A click inside the placement was recorded as `uuid`; undefined when refused. */
+  | { type: 'clicked'; element: Element; context: ExperienceContext; uuid: string | undefined; at: number }
+  /** The placement is no longer observed (removed from the page, or its observation stopped). */
+  | { type: 'unobserved'; element: Element; context: ExperienceContext };
+
+export type LifecycleListener = (event: LifecycleEvent) => void;
+
+/** What a tracker is set up with, as far as the page already knows it: no headers, no proxy settings. */
+export interface TrackerState {
+  /** The URL events are posted to. */
+  endpoint: string;
+  /** Undefined while the tracker waits for `identify()`. */
+  customerId: string | undefined;
+  optedOut: boolean;
+}
+
+type Raw = [stage: number, a?: unknown, b?: unknown, c?: unknown, d?: unknown];
+/** The listener this module attaches: it fans out to every subscriber, of this bundle or another. */
+type Hub = Tap & { subscribers: Set<(raw: Raw) => void>; history: Raw[] };
+// Reports kept for a subscriber that comes later (an inspector loaded after the page started).
+const HISTORY = 500;
+
+const ACTIONS: Record<string, 'shown' | 'clicked'> = {
+  SVC_PERSONALIZATION_MESSAGE_SHOWN: 'shown',
+  SVC_PERSONALIZATION_MESSAGE_CLICKED: 'clicked',
+};
+const record = (event: StoredEvent): LifecycleRecord => ({
+  uuid: event.uuid,
+  action: ACTIONS[event.action]!,
+  attributes: event.attributes,
+  customerId: event.customerId ?? undefined,
+  recordedAt: event.recordedAt,
+});
+const uuids = (events: StoredEvent[]) => events.map((event) => event.uuid);
+
+/** The public event for one raw report, or undefined for a stage this version does not know. */
+function translate([stage, a, b, c, d]: Raw): LifecycleEvent | undefined {
+  const events = a as StoredEvent[];
+  const element = a as Element;
+  const context = b as ExperienceContext;
+  switch (stage) {
+    case RECORDED:
+      return { type: 'recorded', record: record(a as StoredEvent) };
+    case STORED:
+      return { type: 'stored', uuids: uuids(events) };
+    case QUEUED:
+      return { type: 'queued', records: events.map(record) };
+    case SENDING:
+      return { type: 'sending', uuids: uuids(events) };
+    case ANSWERED: {
+      const status = b as number;
+      const error = c as EngageError | undefined;
+      if (!error) return { type: 'delivered', uuids: uuids(events), status };
+      // The tracker drops an event refused on its own (a 400/413/422 for a batch of one).
+      if (classify(status) === SPLIT && events.length < 2) return { type: 'dropped', uuids: uuids(events), reason: 'rejected', error };
+      return { type: 'refused', uuids: uuids(events), status, error };
+    }
+    case DROPPED:
+      // Expired events are the oldest, so they come first.
+      return { type: 'dropped', uuids: uuids(events), reason: (b as number) ? 'expired' : 'overflow' };
+    case VIEW:
+      return {
+        type: 'placement',
+        element,
+        context,
+        inView: c as boolean,
+        tabHidden: element.ownerDocument.visibilityState === 'hidden',
+        counted: d as boolean,
+        at: Date.now(),
+      };
+    case COUNTED:
+    case CLICKED:
+      return { type: stage === COUNTED ? 'counted' : 'clicked', element, context, uuid: c as string | undefined, at: Date.now() };
+    case UNOBSERVED:
+      return { type: 'unobserved', element, context };
+  }
+  return undefined;
+}
+
+/** Each raw report as public events: a drop of expired and overflowing events at once is two. */
+function publish(raw: Raw, listener: LifecycleListener): void {
+  if (raw[0] === DROPPED && (raw[2] as number) && (raw[1] as StoredEvent[]).length > (raw[2] as number)) {
+    const events = raw[1] as StoredEvent[];
+    const expired = raw[2] as number;
+    publish([DROPPED, events.slice(0, expired), expired], listener);
+    publish([DROPPED, events.slice(expired), 0], listener);
+    return;
+  }
+  const event = translate(raw);
+  if (event) listener(event);
+}
+
+/** The tracker behind `target`: itself, or the script tag's default tracker behind `Engage`. */
+const tapOf = (target: unknown): Tap | undefined => {
+  const tap = (target as Tapped | null)?.tap;
+  return typeof tap === 'function' ? tap : undefined;
+};
+
+/** Attaches this module's hub to the tracker, or joins the one already there (another bundle's). */
+function hubOf(tap: Tap): Hub {
+  const current = (tap(ATTACH) as TapState)[3] as Partial<Hub> & { q?: Raw[] } | undefined;
+  if (current?.subscribers) return current as Hub;
+  const hub = ((...raw: Raw) => {
+    hub.history.push(raw);
+    if (hub.history.length > HISTORY) hub.history.shift();
+    hub.subscribers.forEach((subscriber) => subscriber(raw));
+  }) as Hub;
+  hub.subscribers = new Set();
+  // What the script tag buffered while the inspector loaded (its `q`), or what an earlier listener saw.
+  hub.history = current?.q?.slice(-HISTORY) ?? [];
+  tap(ATTACH, hub);
+  return hub;
+}
+
+/**
+ * Calls `listener` with every lifecycle event of `tracker`: its events (recorded, stored, queued,
+ * in flight, delivered, refused, dropped) and the placements observed for it (in view or not,
+ * counted, clicked). Reports from before the call are replayed when the tracker kept them (the
+ * script tag does while `?engage-inspect` loads the inspector; another subscriber's recent ones
+ * otherwise). Never throws: a throwing listener is skipped for that event.
+ *
+ * @param tracker a tracker from `createTracker`, or the script tag's `Engage`
+ * @returns a function that unsubscribes
+ * @example
+ * const stop = onLifecycle(tracker, (event) => {
+ *   if (event.type === 'refused') console.warn(event.status, event.error.message);
+ * });
+ */
+export function onLifecycle(tracker: Tracker, listener: LifecycleListener): () => void {
+  const tap = tapOf(tracker);
+  if (!tap) return () => {};
+  const hub = hubOf(tap);
+  const subscriber = (raw: Raw) => {
+    try {
+      publish(raw, listener);
+    } catch {
+      // A subscriber's failure is its own: the tracker and the other subscribers go on.
+    }
+  };
+  hub.history.forEach(subscriber);
+  hub.subscribers.add(subscriber);
+  return () => void hub.subscribers.delete(subscriber);
+}
+
+/**
+ * The tracker's state as the page knows it: where events go, the customer, the consent choice.
+ * Undefined for anything that is not a tracker.
+ *
+ * @example
+ * trackerState(tracker); // { endpoint: '/engage/v1/experiences/events', customerId: 'u-42', optedOut: false }
+ */
+export function trackerState(tracker: Tracker): TrackerState | undefined {
+  const tap = tapOf(tracker);
+  if (!tap) return undefined;
+  const [endpoint, customerId, optedOut] = tap(ATTACH) as TapState;
+  return { endpoint, customerId, optedOut };
+}
