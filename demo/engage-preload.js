@@ -6,7 +6,7 @@
 (function (w) {
   var engage = (w.Engage = w.Engage || {});
   engage.q = engage.q || [];
-  ['shown', 'clicked', 'identify', 'flush', 'observe', 'optOut', 'optIn', 'destroy'].forEach(function (method) {
+  ['shown', 'clicked', 'identify', 'flush', 'observe', 'startPageView', 'optOut', 'optIn', 'destroy'].forEach(function (method) {
     engage[method] =
       engage[method] ||
       function () {
