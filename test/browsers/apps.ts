@@ -94,7 +94,7 @@ async function serveApp(dist: string): Promise<AppServer> {
   return { url: stack.url, emulatorUrl: stack.emulatorUrl, close: () => stack.close() };
 }
 
-/** `next start`, with the proxy from the README's route handler, configured from the environment. */
+/** `next start`, with the proxy from the route handler of docs/proxy-node.md, configured from the environment. */
 async function startNextApp(dir: string): Promise<AppServer & { server: NextProcess }> {
   const emulator = createEmulator({});
   const upstream: RunningServer = await serve(emulator.handler);

@@ -1,5 +1,5 @@
 // A Next.js App Router app, built and started by the real Next.js, with the packed package: the
-// README's route-handler recipe, verbatim, mounts the proxy; a client component records events;
+// route-handler recipe of docs/proxy-node.md, verbatim, mounts the proxy; a client component records events;
 // Chromium opens the page; every event must reach the emulator once.
 import type { ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -55,7 +55,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('a Next.js App Router app with the README recipe', () => {
+describe('a Next.js App Router app with the docs/proxy-node.md recipe', () => {
   it(`next build, next start: ${N} events recorded in a client component reach the emulator once through the route handler`, async () => {
     prepareNextApp(dir);
     writeFileSync(join(dir, 'app/page.tsx'), PAGE);

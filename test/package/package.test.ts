@@ -49,6 +49,10 @@ describe('the packed tarball', () => {
     }
   });
 
+  it('holds dist/, README.md, LICENSE, CHANGELOG.md and package.json, nothing else', () => {
+    expect(readdirSync(join(work, 'node_modules/engage-sdk')).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'package.json']);
+  });
+
   it('publint finds nothing in the package as installed from the tarball', async () => {
     const { messages } = await publint({ pkgDir: join(work, 'node_modules/engage-sdk'), pack: false, strict: true });
     expect(messages).toEqual([]);

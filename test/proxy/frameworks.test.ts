@@ -1,4 +1,4 @@
-// The README's recipes, with the real frameworks: the proxy mounted in Express and Fastify
+// The recipes of docs/proxy-node.md, with the real frameworks: the proxy mounted in Express and Fastify
 // (through the (req, res) middleware) and in Hono (its Web handler), forwarding to the real emulator.
 import express from 'express';
 import Fastify from 'fastify';

@@ -1,4 +1,4 @@
-// The README's Cloudflare Worker recipe, verbatim, with its wrangler.jsonc: two Worker scripts
+// The Cloudflare Worker recipe of docs/proxy-edge.md, verbatim, with its wrangler.jsonc: two Worker scripts
 // (two isolates) on workerd (miniflare from npm) bound to one Durable Object namespace, forwarding
 // to the emulator on Node. Every event once across isolates, one budget across them, the UUID
 // memory across a restart of workerd, and an object that fails costing no event.
@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream } from '../proxy/support';
 import { appDir, bundleWorker, ROOT } from './support';
 
-/** The README's Worker module and wrangler.jsonc, as a reader copies them. */
+/** The guide's Worker module and wrangler.jsonc, as a reader copies them. */
 function recipe(): { worker: string; wrangler: Wrangler } {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs/proxy-edge.md'), 'utf8');
   const worker = /```js\n(\/\/ worker\.js: a Cloudflare Worker[\s\S]*?)```/.exec(readme)?.[1];
   const config = /```jsonc\n(\/\/ wrangler\.jsonc[\s\S]*?)```/.exec(readme)?.[1];
-  if (!worker || !config) throw new Error('README.md has no Cloudflare Worker recipe (worker.js and wrangler.jsonc)');
+  if (!worker || !config) throw new Error('docs/proxy-edge.md has no Cloudflare Worker recipe (worker.js and wrangler.jsonc)');
   // JSONC: the recipe's comments are whole lines.
   return { worker, wrangler: JSON.parse(config.replace(/^\s*\/\/.*$/gm, '')) as Wrangler };
 }
@@ -93,7 +93,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-describe('the README Worker with the Durable Object store, two isolates', () => {
+describe('the docs/proxy-edge.md Worker with the Durable Object store, two isolates', () => {
   let persist: string;
   beforeAll(async () => {
     persist = await mkdtemp(join(tmpdir(), 'engage-do-'));

@@ -1,5 +1,5 @@
 // A Next.js App Router project in a directory that has the packed engage-sdk (installPacked): the
-// README's route-handler recipe mounting the proxy, Next's own tsconfig, and `next` run as its
+// route-handler recipe of docs/proxy-node.md mounting the proxy, Next's own tsconfig, and `next` run as its
 // users run it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,11 +8,11 @@ import { ROOT } from './packed';
 
 const NEXT = join(ROOT, 'node_modules/next/dist/bin/next');
 
-/** The README's Next.js recipe, as a reader copies it. */
+/** The Next.js recipe of docs/proxy-node.md, as a reader copies it. */
 export function nextRecipe(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs/proxy-node.md'), 'utf8');
   const match = /```ts\n(\/\/ Next\.js route handler: app\/engage\/\[\.\.\.path\]\/route\.ts[\s\S]*?)```/.exec(readme);
-  if (!match) throw new Error('README.md has no Next.js route-handler recipe');
+  if (!match) throw new Error('docs/proxy-node.md has no Next.js route-handler recipe');
   return match[1]!;
 }
 

@@ -32,7 +32,7 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The Durable Object class of the proxy's store on Cloudflare Workers. Export it from your Worker
- * module and bind it with a `new_sqlite_classes` migration (README: Cloudflare Workers).
+ * module and bind it with a `new_sqlite_classes` migration (docs/proxy-edge.md).
  * It answers `POST` calls made by `createDurableObjectStore` only; nothing else reaches it.
  */
 export class EngageStore {
