@@ -5,6 +5,9 @@ import * as sdk from '/demo/build/engage.js';
 
 const EVENTS_PATH = '/engage/v1/experiences/events';
 
+/** The element with `id`: the panel's own, or the page's `#panel`. */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
 /** Builds an element from a tag, properties and children; no innerHTML, no inline style. */
 function h(tag, props = {}, ...children) {
   const element = document.createElement(tag);
@@ -39,7 +42,7 @@ export function createPanel({ label, flush }) {
   // Count events in requests to the proxy: in flight until answered, acknowledged on a 2xx.
   const realFetch = window.fetch.bind(window);
   window.fetch = async (input, init) => {
-    const url = typeof input === 'string' ? input : input.url;
+    const url = input instanceof Request ? input.url : String(input);
     if (!url.includes(EVENTS_PATH) || typeof init?.body !== 'string') return realFetch(input, init);
     const uuids = [...init.body.matchAll(/"svc_event_uuid":"([^"]+)"/g)].map((m) => m[1]);
     uuids.forEach((uuid) => inFlight.add(uuid));
@@ -84,7 +87,7 @@ export function createPanel({ label, flush }) {
   const imports = h('ul', { id: 'imports', className: 'imports' });
   const importButton = h('button', { id: 'start-import', type: 'button' }, 'Start a file import');
 
-  document.getElementById('panel').append(
+  byId('panel').append(
     h('h2', {}, `Live · ${label}`),
     counters,
     h(
@@ -105,11 +108,11 @@ export function createPanel({ label, flush }) {
   let server = { delivered: 0, duplicates: 0, experiences: {}, offline: false, upstreamFailures: 0, keyRotated: false };
   function render() {
     const ids = [...recorded.keys()];
-    document.getElementById('recorded').textContent = String(ids.length);
-    document.getElementById('queued').textContent = String(ids.filter((id) => !acknowledged.has(id) && !inFlight.has(id)).length);
-    document.getElementById('in-flight').textContent = String(inFlight.size);
-    document.getElementById('delivered').textContent = String(server.delivered);
-    document.getElementById('duplicates').textContent = String(server.duplicates);
+    byId('recorded').textContent = String(ids.length);
+    byId('queued').textContent = String(ids.filter((id) => !acknowledged.has(id) && !inFlight.has(id)).length);
+    byId('in-flight').textContent = String(inFlight.size);
+    byId('delivered').textContent = String(server.delivered);
+    byId('duplicates').textContent = String(server.duplicates);
     table.replaceChildren(
       ...Object.entries(server.experiences).map(([name, row]) =>
         h(
@@ -186,6 +189,7 @@ export function createPanel({ label, flush }) {
         };
       }
     },
+    /** @param {Error & { status?: number }} error an EngageError; HttpError has a status */
     error(error) {
       lastError = `${error.name}${error.status ? ` ${error.status}` : ''}: ${error.message}`;
       render();
