@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Miniflare } from 'miniflare';
+import resolve from '@rollup/plugin-node-resolve';
 import { rollup } from 'rollup';
 import { request } from 'undici';
 import { experienceBody, percentile } from './experience-request.mjs';
@@ -16,7 +17,8 @@ const quick = process.argv.includes('--quick');
 const RATE_MS = quick ? 2_000 : 5_000;
 const REQUESTS = quick ? 300 : 1_500;
 
-const build = await rollup({ input: join(here, 'workers/durable-object-bench.js') });
+// node-resolve for the Worker's '#dist/…' imports (package.json "imports"); the rest is relative.
+const build = await rollup({ input: join(here, 'workers/durable-object-bench.js'), plugins: [resolve()] });
 const script = (await build.generate({ format: 'es', inlineDynamicImports: true })).output[0].code;
 await build.close();
 
@@ -33,10 +35,11 @@ const mf = new Miniflare({
 });
 const origin = (await mf.ready).origin;
 
+/** @returns {Promise<number>} what the Worker's route counted */
 async function get(path) {
   const res = await request(`${origin}${path}`);
   if (res.statusCode !== 200) throw new Error(`bench: ${path} answered ${res.statusCode}: ${await res.body.text()}`);
-  return res.body.json();
+  return /** @type {Promise<number>} */ (res.body.json());
 }
 
 // 1. Objects alone: one Worker invocation at a time, with 1, 4 or 16 loops in it, each making

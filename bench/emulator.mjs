@@ -4,7 +4,7 @@
 //   node bench/emulator.mjs
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createEmulator, serve } from '../dist/emulator.js';
+import { createEmulator, serve } from '#dist/emulator.js';
 
 // Memory needs a forced GC for a stable number: re-run self with --expose-gc once.
 if (typeof globalThis.gc !== 'function') {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { createMemoryStore, createProxy } from '../dist/proxy.js';
+import { createMemoryStore, createProxy } from '#dist/proxy.js';
 import { experienceBody } from './experience-request.mjs';
 import { cpuOfTree, freePort, start, startEngageProxy, startRedis, startUpstream } from './processes.mjs';
 
@@ -44,7 +44,7 @@ const redisCpuUs = () => {
   const cpu = redisInfo('cpu');
   return (Number(cpu.used_cpu_sys) + Number(cpu.used_cpu_user)) * 1e6;
 };
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+const rssMb = (pid) => Number(/** @type {RegExpExecArray} */ (/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8')))[1]) / 1024;
 
 /** Two engage-proxy processes on Redis behind nginx; resolves to the balancer's URL and the pids. */
 async function stack(env) {

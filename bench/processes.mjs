@@ -5,8 +5,13 @@ import { connect } from 'node:net';
 
 const TICK_US = 10_000; // USER_HZ is 100 on Linux
 
-/** Starts `command` and resolves once `port` on 127.0.0.1 accepts connections. */
-export async function start(command, args, { port, env = {}, quiet = true } = {}) {
+/**
+ * Starts `command` and resolves once `port` on 127.0.0.1 accepts connections.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ port: number, env?: Record<string, string>, quiet?: boolean }} options
+ */
+export async function start(command, args, { port, env = {}, quiet = true }) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const deadline = Date.now() + 15_000;

@@ -15,9 +15,9 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createEmulator } from '../dist/emulator.js';
-import { createMemoryStore, createProxy, serve } from '../dist/proxy.js';
-import { connectRedisStore } from '../dist/proxy-redis.js';
+import { createEmulator } from '#dist/emulator.js';
+import { createMemoryStore, createProxy, serve } from '#dist/proxy.js';
+import { connectRedisStore } from '#dist/proxy-redis.js';
 import { experienceBody, ms, percentile as pct, throughput } from './experience-request.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -31,8 +31,8 @@ const body = (actions = EVENTS) => experienceBody(actions);
 
 async function freePort() {
   const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
+  await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
@@ -71,8 +71,8 @@ async function countingRelay(targetPort) {
     socket.on('close', () => upstream.destroy());
     upstream.on('close', () => socket.destroy());
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: server.address().port, counter, close: () => new Promise((resolve) => (server.close(resolve), server.emit('close'))) };
+  await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
+  return { port: /** @type {import('node:net').AddressInfo} */ (server.address()).port, counter, close: () => new Promise((resolve) => (server.close(resolve), server.emit('close'))) };
 }
 
 const redisServer = await startRedis();
@@ -96,9 +96,9 @@ const directHeaders = {
   'svc-appkey': emulator.workspaceId,
 };
 const targets = [
-  { name: 'direct', url: upstream.url, headers: directHeaders, times: [] },
-  { name: 'memory', url: memoryFront.url, headers: { 'content-type': 'application/json' }, times: [] },
-  { name: 'redis', url: redisFront.url, headers: { 'content-type': 'application/json' }, times: [] },
+  { name: 'direct', url: upstream.url, headers: directHeaders, times: /** @type {number[]} */ ([]) },
+  { name: 'memory', url: memoryFront.url, headers: { 'content-type': 'application/json' }, times: /** @type {number[]} */ ([]) },
+  { name: 'redis', url: redisFront.url, headers: { 'content-type': 'application/json' }, times: /** @type {number[]} */ ([]) },
 ];
 async function send(target) {
   const payload = body();

@@ -39,15 +39,18 @@ const scratch = mkdtempSync(join(tmpdir(), 'engage-bench-'));
 const engage = (env) => (port) => startEngageProxy(port, upstreamPort, { ENGAGE_RATE_LIMITS: 'off', ENGAGE_LOG_LEVEL: 'off', ...env });
 const REDIS = { ENGAGE_REDIS_URL: `redis://127.0.0.1:${redisPort}` };
 
+/**
+ * @typedef {{ name: string, start: (port: number) => Promise<{ pid: number | undefined, stop: () => Promise<unknown> }>, floor?: boolean, target?: number, logs?: boolean, redis?: boolean }} Contender
+ */
 /** The contenders, in the order printed; `target` marks the rows the targets apply to. */
-const contenders = [
+const contenders = /** @type {(Contender | false)[]} */ ([
   { name: 'bare Node forward (node:http + undici Pool)', start: (port) => start(process.execPath, [join(here, 'servers/bare-forward.mjs'), String(port), String(upstreamPort)], { port }), floor: true },
   existsSync('/usr/sbin/nginx') && { name: 'nginx (proxy_pass + proxy_set_header)', start: nginx },
   { name: 'engage-proxy, memory store', start: engage({}), target: 2 },
   { name: 'engage-proxy, memory store, logs on (info, JSON)', start: engage({ ENGAGE_LOG_LEVEL: 'info', ENGAGE_LOG_FORMAT: 'json' }), logs: true },
   { name: 'engage-proxy, Redis store', start: engage(REDIS), target: 2.5, redis: true },
   { name: 'engage-proxy, Redis store, ENGAGE_WORKERS=2', start: engage({ ...REDIS, ENGAGE_WORKERS: '2' }), redis: true },
-].filter((c) => c && (!only || c.floor || c.name.includes(only)));
+]).filter(/** @returns {c is Contender} */ (c) => c && (!only || c.floor || c.name.includes(only)));
 
 async function nginx(port) {
   const dir = mkdtempSync(join(scratch, 'nginx-'));
@@ -150,7 +153,7 @@ for (const events of [1, 20]) {
 }
 const row = (name, events) => results[`${name}|${events}`];
 console.log('\ntargets (engage-proxy against the bare forward, same run):');
-for (const contender of contenders.filter((c) => c.target)) {
+for (const contender of contenders.filter(/** @returns {c is Contender & { target: number }} */ (c) => !!c.target)) {
   for (const events of [1, 20]) {
     const r = row(contender.name, events);
     const floor = row(contenders[0].name, events);
@@ -163,7 +166,7 @@ for (const contender of contenders.filter((c) => c.target)) {
 }
 const logs = contenders.find((c) => c.logs);
 for (const events of logs && row('engage-proxy, memory store', 1) ? [1, 20] : []) {
-  const on = row(logs.name, events).cpuUs;
+  const on = row(/** @type {Contender} the loop runs only when found */ (logs).name, events).cpuUs;
   const off = row('engage-proxy, memory store', events).cpuUs;
   console.log(`  logs on vs off, ${events} ev: CPU ${on.toFixed(0)} vs ${off.toFixed(0)} µs/req, ${(100 * (on / off - 1)).toFixed(1)} % (within 10 %: ${Math.abs(on / off - 1) <= 0.1 ? 'met' : 'MISSED'})`);
 }

@@ -3,7 +3,9 @@
 // loads are queued and replayed in order. They return undefined (no UUID yet).
 //   <script src="/demo/engage-preload.js"></script>
 //   <script async src="/dist/engage.iife.js" data-endpoint="/engage"></script>
-(function (w) {
+// Until the script loads, `Engage` is only this queue of calls, not yet the EngageGlobal it becomes.
+(function (/** @type {{ Engage?: any }} */ w) {
+  /** @type {any} */
   var engage = (w.Engage = w.Engage || {});
   engage.q = engage.q || [];
   ['shown', 'clicked', 'identify', 'flush', 'observe', 'startPageView', 'optOut', 'optIn', 'destroy'].forEach(function (method) {

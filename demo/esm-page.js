@@ -60,7 +60,7 @@ for (const { placement, context } of experiences) {
   const section = el('section', `placement ${placement}`);
   section.id = placement;
   section.append(...content[placement]());
-  document.getElementById(`${placement}-slot`).append(section);
+  /** @type {HTMLElement} */ (document.getElementById(`${placement}-slot`)).append(section);
   sdk.observe(tracker, section, context);
 }
 document.documentElement.dataset.demoReady = 'true';

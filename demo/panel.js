@@ -3,6 +3,9 @@
 // the tracker through its public lifecycle surface (onLifecycle), as any app may: nothing wrapped.
 import * as sdk from '/demo/build/engage.js';
 
+/** The element with `id`: the panel's own, or the page's `#panel`. */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
 /** Builds an element from a tag, properties and children; no innerHTML, no inline style. */
 function h(tag, props = {}, ...children) {
   const element = document.createElement(tag);
@@ -86,7 +89,7 @@ export function createPanel({ label, flush }) {
   const imports = h('ul', { id: 'imports', className: 'imports' });
   const importButton = h('button', { id: 'start-import', type: 'button' }, 'Start a file import');
 
-  document.getElementById('panel').append(
+  byId('panel').append(
     h('h2', {}, `Live · ${label}`),
     counters,
     h(
@@ -107,11 +110,11 @@ export function createPanel({ label, flush }) {
   let server = { delivered: 0, duplicates: 0, experiences: {}, offline: false, upstreamFailures: 0, keyRotated: false };
   function render() {
     const ids = [...recorded.keys()];
-    document.getElementById('recorded').textContent = String(ids.length);
-    document.getElementById('queued').textContent = String(ids.filter((id) => !acknowledged.has(id) && !inFlight.has(id)).length);
-    document.getElementById('in-flight').textContent = String(inFlight.size);
-    document.getElementById('delivered').textContent = String(server.delivered);
-    document.getElementById('duplicates').textContent = String(server.duplicates);
+    byId('recorded').textContent = String(ids.length);
+    byId('queued').textContent = String(ids.filter((id) => !acknowledged.has(id) && !inFlight.has(id)).length);
+    byId('in-flight').textContent = String(inFlight.size);
+    byId('delivered').textContent = String(server.delivered);
+    byId('duplicates').textContent = String(server.duplicates);
     table.replaceChildren(
       ...Object.entries(server.experiences).map(([name, row]) =>
         h(

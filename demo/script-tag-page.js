@@ -12,4 +12,4 @@ const ready = () => {
   document.documentElement.dataset.demoReady = 'true';
 };
 if (window.Engage?.tracker) ready();
-else document.querySelector('script[data-endpoint]').addEventListener('load', ready, { once: true });
+else /** @type {HTMLScriptElement} */ (document.querySelector('script[data-endpoint]')).addEventListener('load', ready, { once: true });

@@ -28,8 +28,8 @@ async function bundleEsm(entry = 'dist/index.js') {
  * Starts the demo. Tests pass `port: 0, emulatorPort: 0`.
  *
  * @param {object} [options]
- * @param {number} [options.port] @default 8080 (env PORT)
- * @param {number} [options.emulatorPort] @default 8788 (env EMULATOR_PORT)
+ * @param {number} [options.port] default 8080 (env PORT)
+ * @param {number} [options.emulatorPort] default 8788 (env EMULATOR_PORT)
  * @param {object} [options.proxy] extra createProxy options
  * @param {(request: Request) => Promise<Response|undefined>|Response|undefined} [options.intercept] tried before
  *   everything (a test's outage switch or request log); undefined lets the request through

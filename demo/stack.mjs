@@ -4,8 +4,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEmulator, serve } from '../dist/emulator.js';
-import { createMemoryStore, createMetrics, createProxy, withProbes } from '../dist/proxy.js';
+import { createEmulator, serve } from '#dist/emulator.js';
+import { createMemoryStore, createMetrics, createProxy, withProbes } from '#dist/proxy.js';
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 

@@ -5,6 +5,7 @@
 // types. Rewriting the output, not the sources, keeps any layout right without a list of files.
 const SPECIFIER = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]*?)\2/g;
 
+/** @returns {import('rollup').Plugin} */
 export default function dtsExtensions() {
   return {
     name: 'dts-extensions',
@@ -12,7 +13,7 @@ export default function dtsExtensions() {
       const files = new Set(Object.keys(bundle));
       for (const file of files) {
         if (!file.endsWith('.d.ts')) continue;
-        const asset = bundle[file];
+        const asset = /** @type {import('rollup').OutputAsset} a declaration is an asset */ (bundle[file]);
         const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : '';
         const text = String(asset.source).replace(SPECIFIER, (match, lead, quote, specifier) => {
           if (/\.(m|c)?js$/.test(specifier)) return match;

@@ -163,8 +163,9 @@ async function report(entry) {
     offset += line.length + 1;
   }
   const owner = new Array(code.length).fill('(glue)');
-  const sources = chunk.map.sources.map((s) => resolvePath(dirname(resolvePath(root, 'entry')), s));
-  const segments = decode(chunk.map.mappings);
+  const map = /** @type {import('rollup').SourceMap} generated with sourcemap: true */ (chunk.map);
+  const sources = map.sources.map((s) => resolvePath(dirname(resolvePath(root, 'entry')), s));
+  const segments = decode(map.mappings);
   for (let i = 0; i < segments.length; i++) {
     const [genLine, genCol, source, origLine, origCol] = segments[i];
     const next = segments[i + 1];
@@ -209,6 +210,6 @@ for (const entry of which === 'all' ? Object.keys(ENTRIES) : [which]) {
   try {
     await report(entry);
   } catch (error) {
-    console.log(`\n## ${entry}: not built (${error.message.split('\n')[0]})`);
+    console.log(`\n## ${entry}: not built (${/** @type {Error} */ (error).message.split('\n')[0]})`);
   }
 }

@@ -115,8 +115,10 @@ window.bench = {
     const store = createStore('naive-bench', 'events');
     await set('warm', 1, store);
     const offset = 0 - new Date().getTimezoneOffset() * 60;
-    let writes;
-    let sends;
+    /** @type {Promise<void>[]} */
+    let writes = [];
+    /** @type {Promise<boolean>[]} */
+    let sends = [];
     const { value, longestTaskMs } = await watchLongTasks(async () => {
       writes = [];
       sends = [];

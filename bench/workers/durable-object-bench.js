@@ -1,9 +1,9 @@
 // The Worker of `bench/durable-object.mjs`: the built proxy with the memory store and with the
 // Durable Object store (1 and 4 objects), each under its own path, and a route that drives one
 // store directly. Every subrequest to an object is counted.
-import { createMemoryStore, createProxy } from '../../dist/proxy-web.js';
-import { createDurableObjectStore } from '../../dist/proxy-cloudflare.js';
-export { EngageStore } from '../../dist/proxy-cloudflare.js';
+import { createMemoryStore, createProxy } from '#dist/proxy-web.js';
+import { createDurableObjectStore } from '#dist/proxy-cloudflare.js';
+export { EngageStore } from '#dist/proxy-cloudflare.js';
 
 let subrequests = 0;
 const counted = (namespace) => ({

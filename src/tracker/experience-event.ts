@@ -58,7 +58,7 @@ export function buildEvent(
     if (names.length > MAX_ATTRIBUTES) fail('attributes', `must have at most ${MAX_ATTRIBUTES} entries`);
     for (const name of names) {
       const field = `attributes.${name}`;
-      const value = extra[name];
+      const value = extra[name]!;
       if (!name || name.length > MAX_NAME_LENGTH) fail(field, `name must be 1 to ${MAX_NAME_LENGTH} characters`);
       // Worded as the upstream words it.
       if (name.startsWith('svc_')) fail(field, 'must not start with svc_ (reserved for the system)');

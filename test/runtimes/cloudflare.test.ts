@@ -33,7 +33,7 @@ const PATH = '/engage/v1/experiences/events';
 
 let upstream: Upstream;
 const { worker: WORKER, wrangler: WRANGLER } = recipe();
-const binding = WRANGLER.durable_objects.bindings[0];
+const binding = WRANGLER.durable_objects.bindings[0]!;
 
 /** One workerd running the script as two Workers, A holding the objects and B bound to them. */
 function twoIsolates(script: string, options: { persist?: string; className?: string; logs?: string[] } = {}): Miniflare {

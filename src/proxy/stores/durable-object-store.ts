@@ -89,7 +89,7 @@ export function createDurableObjectStore(namespace: EngageStoreNamespace, option
     const out: unknown[] = new Array(keys.length);
     await Promise.all(
       [...groups].map(async ([shard, indexes]) => {
-        const answer = await send(shard, call(indexes.map((i) => keys[i])));
+        const answer = await send(shard, call(indexes.map((i) => keys[i]!)));
         if (Array.isArray(answer)) indexes.forEach((index, j) => (out[index] = answer[j]));
       }),
     );

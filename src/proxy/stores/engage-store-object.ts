@@ -93,7 +93,7 @@ export class EngageStore {
     const now = Date.now();
     this.sql.exec('DELETE FROM marks WHERE expires <= ?', now);
     this.sql.exec('DELETE FROM counters WHERE expires <= ?', now);
-    const left = this.sql.exec('SELECT (SELECT COUNT(*) FROM marks) + (SELECT COUNT(*) FROM counters) AS n').toArray()[0].n;
+    const left = this.sql.exec('SELECT (SELECT COUNT(*) FROM marks) + (SELECT COUNT(*) FROM counters) AS n').toArray()[0]!.n;
     this.sweepSet = Number(left) > 0;
     if (this.sweepSet) await this.state.storage.setAlarm(now + SWEEP_EVERY_MS);
   }

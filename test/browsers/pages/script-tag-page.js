@@ -10,7 +10,7 @@ addEventListener('engage:error', (event) => window.engageErrors.push(event.detai
 document.addEventListener(
   'load',
   (event) => {
-    if (!event.target.matches?.('script[data-endpoint]')) return;
+    if (!(/** @type {Element} */ (event.target).matches?.('script[data-endpoint]'))) return;
     for (const method of ['shown', 'clicked']) {
       const original = window.Engage[method];
       window.Engage[method] = (context, attributes) => {

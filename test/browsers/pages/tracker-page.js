@@ -16,7 +16,7 @@ const storageFaults = {
   },
   // As Safari's can (WebKit 226547): an open request that never fires success, error or blocked.
   hang() {
-    IDBFactory.prototype.open = () => ({ result: undefined, error: null, readyState: 'pending', addEventListener() {}, removeEventListener() {} });
+    IDBFactory.prototype.open = () => /** @type {IDBOpenDBRequest} a stand-in with none of its events */ (/** @type {unknown} */ ({ result: undefined, error: null, readyState: 'pending', addEventListener() {}, removeEventListener() {} }));
   },
 };
 
@@ -26,7 +26,7 @@ window.startTracker = (options = {}, storage) => {
     endpoint: '/engage',
     customerId: 'user-1',
     flushInterval: 500,
-    onError: (error) => window.engageErrors.push({ name: error.name, message: error.message, status: error.status }),
+    onError: (error) => window.engageErrors.push({ name: error.name, message: error.message, status: /** @type {{ status?: number }} HttpError's */ (error).status }),
     ...options,
   });
 };

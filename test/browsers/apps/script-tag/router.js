@@ -4,7 +4,7 @@
 import { placements } from './placements.js';
 
 const context = (name) => JSON.stringify(placements[name]).replaceAll('"', '&quot;');
-document.getElementById('banner').setAttribute('data-engage-context', JSON.stringify(placements.layout));
+/** @type {HTMLElement} */ (document.getElementById('banner')).setAttribute('data-engage-context', JSON.stringify(placements.layout));
 
 const pages = {
   home: () => `<main data-page="home">
@@ -27,11 +27,11 @@ const pages = {
 function render() {
   const product = /^\/product\/(\w+)$/.exec(location.pathname);
   const html = product ? pages.product(product[1]) : location.pathname === '/cart' ? pages.cart() : pages.home();
-  document.querySelector('main').outerHTML = html;
+  /** @type {HTMLElement} */ (document.querySelector('main')).outerHTML = html;
 }
 
 document.addEventListener('click', (event) => {
-  const link = event.target.closest('a[data-link]');
+  const link = /** @type {HTMLAnchorElement | null} */ (/** @type {Element} */ (event.target).closest('a[data-link]'));
   if (!link || event.metaKey || event.ctrlKey) return;
   event.preventDefault();
   history.pushState(null, '', link.href);
