@@ -14,7 +14,10 @@ const tracker = sdk.createTracker({
 panel.watch(tracker);
 window.tracker = tracker;
 // The inspection mode, as a bundled app loads it: lazily, only when asked for.
-if (new URLSearchParams(location.search).has('engage-inspect')) import('/demo/build/inspect.js').then(({ inspect }) => inspect(tracker));
+if (new URLSearchParams(location.search).has('engage-inspect')) import('/demo/build/inspect.js').then(
+    ({ inspect }) => inspect(tracker),
+    (error) => console.warn('engage-sdk demo: the inspector did not load', error),
+  );
 
 const content = {
   hero: () => [

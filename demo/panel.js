@@ -162,11 +162,11 @@ export function createPanel({ label, flush }) {
     flush().catch(() => {});
     return next;
   });
-  flushButton.addEventListener('click', () => flush().then(() => (lastError = ''), () => {}).then(refresh));
+  flushButton.addEventListener('click', () => void flush().then(() => (lastError = ''), () => {}).then(refresh));
   importButton.addEventListener('click', () => startImport(imports).catch((error) => (status.textContent = `Import failed: ${error.message}`)));
 
-  setInterval(refresh, 1_000);
-  refresh();
+  setInterval(() => void refresh(), 1_000);
+  void refresh();
 
   return {
     /** Lists what `tracker` (a tracker, or `Engage`) records and follows each event to its end. */

@@ -58,7 +58,8 @@ export async function startDemo(options = {}) {
     const { unique, duplicates, events } = stack.emulator.getExperienceEvents();
     const experiences = {};
     for (const event of events) {
-      const name = String(event.attributes?.experience ?? '(none)');
+      const experience = event.attributes?.experience;
+      const name = typeof experience === 'string' ? experience : '(none)';
       const row = (experiences[name] ??= { impressions: 0, clicks: 0, ctr: 0 });
       if (event.action.endsWith('_SHOWN')) row.impressions++;
       else if (event.action.endsWith('_CLICKED')) row.clicks++;
@@ -161,7 +162,7 @@ export async function startDemo(options = {}) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const demo = await startDemo();
   console.log(`engage-sdk demo: ${demo.url}`);
-  const stop = () => demo.close().then(() => process.exit(0));
+  const stop = () => void demo.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

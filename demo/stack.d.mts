@@ -17,8 +17,7 @@ export interface StartedStack {
   url: string;
   endpoint: string;
   emulatorUrl: string;
-  // The emulator object of createEmulator (see src/emulator); typed loosely here.
-  emulator: any;
+  emulator: import('../src/emulator/index.ts').Emulator;
   setProxyKeys(keys: Record<string, string>): void;
   close(): Promise<void>;
 }

@@ -19,7 +19,9 @@ export default function constToLet({ include = (id) => /[\\/]src[\\/].*\.ts$/.te
         if (node.type === 'VariableDeclaration' && node.kind === 'const') out.overwrite(node.start, node.start + 5, 'let');
         for (const key in node) {
           const value = node[key];
-          if (Array.isArray(value)) for (const child of value) child && typeof child.type === 'string' && visit(child);
+          if (Array.isArray(value)) {
+            for (const child of value) if (child && typeof child.type === 'string') visit(child);
+          }
           else if (value && typeof value.type === 'string') visit(value);
         }
       };

@@ -112,7 +112,7 @@ function decode(mappings) {
 const regionCache = new Map();
 function regions(file) {
   if (regionCache.has(file)) return regionCache.get(file);
-  let text = '';
+  let text;
   try {
     text = readFileSync(file, 'utf8');
   } catch {

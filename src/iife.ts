@@ -52,7 +52,8 @@ if (typeof document === 'object') {
       const flag = 'engage-inspect';
       const session = sessionStorage;
       const asked = new URLSearchParams(location.search).get(flag);
-      if (asked !== null) asked === 'off' ? session.removeItem(flag) : session.setItem(flag, '1');
+      if (asked === 'off') session.removeItem(flag);
+      else if (asked !== null) session.setItem(flag, '1');
       if (session[flag]) {
         const buffer = (...report: unknown[]) => buffer.q.push(report);
         buffer.q = [] as unknown[][];

@@ -8,8 +8,7 @@ const pool = new Pool(`http://127.0.0.1:${process.argv[3]}`);
 const authorization = `Basic ${Buffer.from('ENGAGEDEMO01:bench-key').toString('base64')}`;
 createServer((req, res) => {
   const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', async () => {
+  const forward = async () => {
     try {
       const text = Buffer.concat(chunks).toString();
       JSON.parse(text);
@@ -24,5 +23,7 @@ createServer((req, res) => {
     } catch {
       res.writeHead(502).end();
     }
-  });
+  };
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => void forward());
 }).listen(Number(process.argv[2]), '127.0.0.1');

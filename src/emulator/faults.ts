@@ -73,7 +73,7 @@ export function parseFaultSpec(input: unknown): FaultSpec {
   spec.seed = number('seed', 0, 2 ** 32 - 1, true);
   if (raw.statuses !== undefined) {
     if (!Array.isArray(raw.statuses) || raw.statuses.length === 0) throw new Error('statuses must be a non-empty array');
-    spec.statuses = raw.statuses.map((status, i) => {
+    spec.statuses = (raw.statuses as unknown[]).map((status, i) => {
       if (status === 'reset' || status === 'reset-after') return status;
       if (typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599) return status;
       throw new Error(`statuses[${i}] must be an HTTP status from 400 to 599, "reset" or "reset-after"`);

@@ -123,6 +123,7 @@ export class Store {
       // Identity resolution: any identifier value already known points at its user (merge).
       for (const name of identifiers) {
         const value = own(attributes, name);
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- identifiers are validated scalars
         const indexed = value === undefined ? undefined : this.identifierIndex.get(`${name}=${String(value)}`);
         if (indexed && (key === undefined || !this.users.has(key))) key = indexed;
       }
@@ -156,6 +157,7 @@ export class Store {
     if (customerId !== undefined && profile.customer_id === null) profile.customer_id = customerId;
     for (const name of identifiers ?? []) {
       const value = profile.attributes[name];
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- identifiers are validated scalars
       if (value !== undefined) this.identifierIndex.set(`${name}=${String(value)}`, key!);
     }
     if (!created) profile.update_count++;

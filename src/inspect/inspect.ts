@@ -78,7 +78,7 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
   const onKey = (event: KeyboardEvent) => event.key === 'Escape' && !panel.hidden && show(false);
   addEventListener('keydown', onKey);
 
-  const unsubscribe = onLifecycle(tracker, model.take);
+  const unsubscribe = onLifecycle(tracker, (event) => model.take(event));
   let frame = 0;
   let summaryText = '';
   let rowsText = '';
@@ -95,7 +95,7 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
   function draw(): void {
     const state = trackerState(tracker);
     if (state) model.state(state);
-    document.querySelectorAll('[data-engage-context]').forEach(model.found);
+    document.querySelectorAll('[data-engage-context]').forEach((element) => model.found(element));
     const now = Date.now();
     for (const [element, row] of model.placements) {
       let outline = outlines.get(element);
@@ -128,7 +128,11 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
         outline.label.replaceChildren(h('strong', {}, title), ...lines.map((line) => h('div', {}, line)));
       }
     }
-    for (const [element, outline] of outlines) if (!model.placements.has(element)) (outline.box.remove(), outlines.delete(element));
+    for (const [element, outline] of outlines) {
+      if (model.placements.has(element)) continue;
+      outline.box.remove();
+      outlines.delete(element);
+    }
 
     const answer = model.lastAnswer;
     const facts: Array<[string, string]> = [

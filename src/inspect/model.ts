@@ -66,7 +66,7 @@ export function createModel() {
   };
   const add = (uuid: string, action: 'shown' | 'clicked', experience: unknown, state: EventState) => {
     if (events.has(uuid)) return;
-    events.set(uuid, { uuid, action, experience: String(experience ?? '?'), state });
+    events.set(uuid, { uuid, action, experience: typeof experience === 'string' ? experience : '?', state });
     // Oldest finished rows go first; undelivered ones stay, they are the queue.
     if (events.size > ROWS) for (const [key, value] of events) if (FINAL.includes(value.state) && events.size > ROWS) events.delete(key);
   };

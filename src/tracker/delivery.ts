@@ -209,7 +209,7 @@ export function createDelivery(
     failures++;
     blockedUntil = Date.now() + retryDelay(verdict, failures, retryAfterMs);
     if (failures === 1 || verdict === HOLD) report(error!);
-    throw error;
+    throw error!;
   }
 
   /**
@@ -240,6 +240,8 @@ export function createDelivery(
    * known: the events stay queued, and a repeat is answered from the proxy's UUID memory.
    */
   function onPageHide(): void {
+    // Only tested for presence here; called on navigator below.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const beacon = !options.fetch && !options.headers && typeof navigator !== 'undefined' && navigator.sendBeacon;
     for (let rest = [...mine], taken; beacon && !failures && (taken = take(rest)).batch; rest = taken.rest) {
       if (!navigator.sendBeacon(url, taken.batch.body)) break;

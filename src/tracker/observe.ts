@@ -226,7 +226,7 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
     // Placements taken out of the page stop (a handful of entries, so a pass per batch is cheap).
     watched.forEach(([, stop], element) => element.isConnected || (stop(), watched.delete(element)));
   });
-  mo.observe(at as Node, { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT] });
+  mo.observe(at, { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT] });
   scan(at);
 
   return () => {

@@ -53,6 +53,8 @@ function listen(): void {
   if (navigation) navigation.addEventListener('currententrychange', check);
   else {
     (['pushState', 'replaceState'] as const).forEach((name) => {
+      // Called with the `this` it is given (history) below.
+      // eslint-disable-next-line @typescript-eslint/unbound-method
       const original = history[name];
       history[name] = function (this: History, ...args: Parameters<History['pushState']>) {
         original.apply(this, args);
@@ -63,7 +65,7 @@ function listen(): void {
     addEventListener('hashchange', check);
   }
   // A page restored from the back/forward cache is seen anew, at the URL it had.
-  addEventListener('pageshow', (event) => (event as PageTransitionEvent).persisted && all.forEach(begin));
+  addEventListener('pageshow', (event) => (event).persisted && all.forEach(begin));
 }
 
 /** The current page view of `recorder`'s placements; the first one begins with the document. */

@@ -64,7 +64,7 @@ export function validateCampaignUpdate(body: unknown, options: CampaignUpdateOpt
   if (sent !== undefined && options.channel !== undefined && sent !== options.channel) {
     return problem('channel', `must be ${options.channel}, the channel of this campaign`);
   }
-  const channel = options.channel ?? (sent as CampaignChannel | undefined) ?? inferChannel(body);
+  const channel = options.channel ?? (sent) ?? inferChannel(body);
   const allowed = channel === 'PUSH' ? PUSH_UPDATE_FIELDS : channel === 'EMAIL' ? EMAIL_UPDATE_FIELDS : ANY_UPDATE_FIELDS;
   for (const key of Object.keys(body)) {
     if (!allowed.includes(key)) {
@@ -289,7 +289,7 @@ function checkFilterGroup(group: unknown, path: string): Problem | undefined {
   if (filters === undefined) return problem(at(path, 'filters'), MANDATORY);
   if (!Array.isArray(filters)) return problem(at(path, 'filters'), 'must be an array');
   for (let i = 0; i < filters.length; i++) {
-    const filter = filters[i];
+    const filter: unknown = filters[i];
     const filterPath = at(at(path, 'filters'), i);
     if (!isObject(filter)) return problem(filterPath, 'must be an object');
     const type = checkEnum(filter, filterPath, 'filter_type', ['user_attributes', 'actions', 'custom_segments'], true);

@@ -101,7 +101,10 @@ export function checkJsonShape(value: unknown, maxDepth = 32): Problem | undefin
     if (depth >= maxDepth) return problem(path, `must not nest deeper than ${maxDepth} levels`);
     // Only objects can break a rule, so leaves (most of a body) cost no path string.
     if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) if (isNode(node[i])) stack.push([node[i], `${path}[${i}]`, depth + 1]);
+      for (let i = node.length - 1; i >= 0; i--) {
+        const child: unknown = node[i];
+        if (isNode(child)) stack.push([child, `${path}[${i}]`, depth + 1]);
+      }
     } else {
       for (const key of Object.keys(node)) {
         if (key === '__proto__') return problem(path === 'body' ? key : at(path, key), 'is a reserved key and is not allowed');

@@ -173,7 +173,7 @@ function checkArrayOperator(value: unknown, field: string, identifiers: readonly
 function checkValue(value: unknown, field: string): Problem | undefined {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const item = value[i];
+      const item: unknown = value[i];
       if (Array.isArray(item) || !isScalar(item)) {
         return problem(at(field, i), 'must be a string, number, boolean or ISO 8601 date', 400, INVALID_ATTRIBUTE);
       }
@@ -202,7 +202,7 @@ function checkDate(value: unknown, field: string): Problem | undefined {
 function checkPlatforms(value: unknown, field: string): Problem | undefined {
   if (!Array.isArray(value)) return problem(field, 'must be an array of { platform, active }', 400, INVALID_ATTRIBUTE);
   for (let i = 0; i < value.length; i++) {
-    const item = value[i];
+    const item: unknown = value[i];
     const path = at(field, i);
     if (!isObject(item)) return problem(path, 'must be an object { platform, active }', 400, INVALID_ATTRIBUTE);
     const platform = own(item, 'platform');

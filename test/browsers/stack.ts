@@ -43,6 +43,8 @@ export async function startTestStack(): Promise<TestStack> {
     },
   });
   const admin = <T,>(path: string, init?: { method?: string; body?: unknown }) => emulatorAdmin<T>(inner.emulatorUrl, path, init);
+  // `stack` is partial until these are assigned: the assertion says what it then is.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   return Object.assign(stack, {
     url: inner.url,
     admin,

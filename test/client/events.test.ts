@@ -56,7 +56,7 @@ describe('events.track against the real proxy and emulator', () => {
 
   it('refuses a missing customer_id (no identity resolution) before sending', async () => {
     const client = createClient({ endpoint: stack.endpoint });
-    const error = await rejection(client.events.track({ user_identifiers: { svc_mobile: '+1555' } } as never, { action: 'A' }));
+    const error = await rejection(client.events.track({ user_identifiers: { svc_mobile: '+1555' } }, { action: 'A' }));
     expect(isValidationError(error) && error.field).toBe('customer_id');
   });
 

@@ -35,13 +35,13 @@ export async function startStack(options: { emulator?: EmulatorOptions; proxy?: 
     // Administrative operations need a caller the app trusts: here, a bearer token.
     authorize: (request) => request.headers.get('authorization') === `Bearer ${ADMIN_TOKEN}`,
     ...options.proxy,
-  } as ProxyOptions);
+  });
   const site = await serve(proxy, { port: 0 });
   return {
     endpoint: `${site.url}/engage`,
     emulator,
     emulatorUrl: upstream.url,
-    requests: (operation) => emulator.getRequests().requests.filter((r) => r.operation === operation) as never,
+    requests: (operation) => emulator.getRequests().requests.filter((r) => r.operation === operation),
     async close() {
       await Promise.all([site.close(), upstream.close()]);
       emulator.close();

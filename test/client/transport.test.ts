@@ -26,7 +26,7 @@ describe('what goes on the wire', () => {
   it('paths, methods, JSON headers and bodies of the four operations; caller headers added', async () => {
     const sent: Array<{ method: string; url: string; headers: Headers; body: unknown }> = [];
     const recording: typeof fetch = async (input, init) => {
-      sent.push({ method: init!.method!, url: String(input), headers: new Headers(init!.headers), body: JSON.parse(String(init!.body)) });
+      sent.push({ method: init!.method!, url: input instanceof Request ? input.url : input.toString(), headers: new Headers(init!.headers), body: JSON.parse(init!.body as string) });
       return fetch(input, init);
     };
     const client = createClient({ endpoint: `${stack.endpoint}/`, fetch: recording, headers: { ...headers, 'X-App': 'back-office' } });

@@ -19,12 +19,12 @@ function launch(args: string[], env: Record<string, string> = {}): Promise<{ out
   running.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       out += chunk;
       const url = /listening on (http:\/\/\S+)/.exec(out);
       if (url && out.includes('data file')) resolve({ out, url: url[1]! });
     });
-    child.stderr!.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (out += chunk));
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
 }

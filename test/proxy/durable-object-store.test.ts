@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createDurableObjectStore, type EngageStoreNamespace } from '../../src/proxy/cloudflare';
 import type { StoreCall } from '../../src/proxy/stores/engage-store-object';
 
-function namespace(answer: (object: string, call: StoreCall) => Promise<unknown> | unknown) {
+function namespace(answer: (object: string, call: StoreCall) => unknown) {
   const calls: Array<{ object: string; call: StoreCall }> = [];
   const binding: EngageStoreNamespace = {
     idFromName: (name) => ({ name }),

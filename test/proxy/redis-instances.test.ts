@@ -27,7 +27,7 @@ describe('two instances, one Redis', () => {
   });
 
   it('a workspace budget of N admits N in total across both instances, not 2N, and holds again after Redis returns', async () => {
-    await upstream.emulator.reset();
+    upstream.emulator.reset();
     connections = await Promise.all([connectRedisStore(redis.url, { onError: () => {} }), connectRedisStore(redis.url, { onError: () => {} })]);
     const budget = { experienceEvents: { workspace: [{ limit: 50, windowMs: 3_600_000 }] } };
     const [a, b] = connections.map((connection) =>
@@ -57,7 +57,7 @@ describe('engage-proxy processes with ENGAGE_REDIS_URL', () => {
   });
 
   it('Redis stopped mid-run and started again: nothing lost, duplicates only while it was down, memory resumes', async () => {
-    await upstream.emulator.reset();
+    upstream.emulator.reset();
     const env = {
       ENGAGE_WORKSPACE_ID: WORKSPACE,
       ENGAGE_PERSONALIZE_KEY: KEYS.personalize,

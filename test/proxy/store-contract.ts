@@ -8,7 +8,7 @@ import type { ProxyStore } from '../../src/proxy/types';
 export interface StoreUnderTest {
   store: ProxyStore;
   /** Lets `ms` pass for the store: moves a fake clock, or really waits. */
-  advance(ms: number): Promise<void>;
+  advance: (ms: number) => Promise<void>;
 }
 
 export interface StoreContractOptions {

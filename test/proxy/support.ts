@@ -82,7 +82,7 @@ export async function harness(
     fetch: async (input, init) => {
       const headers: Record<string, string> = {};
       new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
-      sent.push({ method: init?.method ?? 'GET', path: new URL(String(input)).pathname, headers, body: String(init?.body ?? '') });
+      sent.push({ method: init?.method ?? 'GET', path: new URL(input instanceof Request ? input.url : input.toString()).pathname, headers, body: (init?.body as string | undefined) ?? '' });
       return fetch(input, init);
     },
     workspaceId: WORKSPACE,

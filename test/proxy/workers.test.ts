@@ -34,7 +34,7 @@ describe('engage-proxy with ENGAGE_WORKERS=2', () => {
   // reloaded page sends the same 200 events again, on a new connection, which the cluster hands
   // to the other worker. Only the store shared through Redis keeps it from forwarding them too.
   it('a reload while the first worker retries, re-sent to the second: 200/200 delivered, none accepted twice', async () => {
-    await upstream.emulator.reset();
+    upstream.emulator.reset();
     proxy = await startProxyProcess({ ...ENV, ENGAGE_SDK_URL: upstream.url, ENGAGE_WORKERS: '2', ENGAGE_REDIS_URL: redis.url, ENGAGE_LOG_FORMAT: 'json' });
     await upstream.fault({ statuses: [503], count: 2, latencyMs: 400 });
     const body = JSON.stringify(experienceBody(200));
@@ -55,6 +55,6 @@ describe('engage-proxy with ENGAGE_WORKERS=2', () => {
     await expect.poll(() => proxy!.output.filter((line) => line.includes('"path":"/v1/experiences/events"')).length, { timeout: 5_000 }).toBe(2);
     const workers = proxy.output.filter((line) => line.includes('"path":"/v1/experiences/events"')).map((line) => JSON.parse(line).worker);
     expect(new Set(workers).size, 'both workers served one page each').toBe(2);
-    console.log(`[workers] reload across workers ${workers.join(' and ')}: ${stored.unique}/200 delivered, ${stored.duplicates} accepted twice; the re-send answered from memory (${second[1]} deduplicated)`);
+    console.log(`[workers] reload across workers ${workers.join(' and ')}: ${stored.unique}/200 delivered, ${stored.duplicates} accepted twice; the re-send answered from memory (${String(second[1])} deduplicated)`);
   }, 30_000);
 });

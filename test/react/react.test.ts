@@ -28,8 +28,8 @@ afterEach(() => {
 const asTracker = (rec: ReturnType<typeof recorder>['rec']) => rec as unknown as Tracker;
 const render = (node: ReturnType<typeof h>) => act(() => (root ??= createRoot(container)).render(h(StrictMode, null, node)));
 const seen = (element: Element) => {
-  act(() => view(element, 1));
-  act(() => vi.advanceTimersByTime(1_000));
+  void act(() => view(element, 1));
+  void act(() => vi.advanceTimersByTime(1_000));
 };
 
 describe('<Experience> under StrictMode', () => {
@@ -43,7 +43,7 @@ describe('<Experience> under StrictMode', () => {
     expect(clicks().map((call) => call.attributes)).toEqual([{ b_id: 'shop' }]);
     render(h(EngageProvider, { tracker: asTracker(rec) }, null));
     expect(FakeIO.all.every((io) => io.disconnected)).toBe(true);
-    act(() => hero.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    void act(() => hero.dispatchEvent(new MouseEvent('click', { bubbles: true })));
     expect(clicks()).toHaveLength(1);
   });
 

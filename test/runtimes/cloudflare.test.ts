@@ -104,7 +104,7 @@ describe('the docs/proxy-edge.md Worker with the Durable Object store, two isola
   // reloaded page sends the same 200 events to isolate B. Only the shared object keeps B from
   // forwarding them too.
   it('a reload while isolate A retries, re-sent to isolate B: 200/200 delivered, none accepted twice; remembered across a workerd restart', async () => {
-    await upstream.emulator.reset();
+    upstream.emulator.reset();
     const body = JSON.stringify(experienceBody(200));
     let mf = twoIsolates(script, { persist });
     try {
@@ -138,7 +138,7 @@ describe('the docs/proxy-edge.md Worker with the Durable Object store, two isola
   }, 60_000);
 
   it('a workspace budget of 50 admits 50 in total across both isolates', async () => {
-    await upstream.emulator.reset();
+    upstream.emulator.reset();
     const budgeted = await bundle(
       WORKER.replace('store: createDurableObjectStore(env.ENGAGE_STORE),', '$& rateLimits: { experienceEvents: { workspace: [{ limit: 50, windowMs: 60_000 }] } },'),
     );
@@ -160,7 +160,7 @@ describe('the docs/proxy-edge.md Worker with the Durable Object store, two isola
 });
 
 it('an object that throws costs no event: forwarded without limits or memory, the failure logged per request', async () => {
-  await upstream.emulator.reset();
+  upstream.emulator.reset();
   const logs: string[] = [];
   // The binding points at a class that fails every call, and the recipe logs each request.
   const broken = await bundle(

@@ -142,7 +142,7 @@ const post = (url: string, origin: string, body: BodyInit, extra: Record<string,
     headers: { 'content-type': 'application/json', origin, ...extra },
     body,
     ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-  } as RequestInit);
+  });
 
 /**
  * What every runtime must do with the same app: answer a preflight, forward experience events

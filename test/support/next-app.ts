@@ -43,7 +43,7 @@ export interface NextProcess {
 export function runNext(dir: string, args: string[], env: Record<string, string> = {}): NextProcess {
   const child = spawn(process.execPath, [NEXT, ...args], { cwd: dir, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (chunk) => (out += chunk));
-  child.stderr!.on('data', (chunk) => (out += chunk));
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.stderr.on('data', (chunk) => (out += chunk));
   return { child, output: () => out, exited: new Promise((done) => child.once('exit', done)) };
 }

@@ -69,8 +69,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     child = proc;
     running.add(proc);
     let output = '';
-    proc.stdout!.on('data', (chunk) => (output += chunk));
-    proc.stderr!.on('data', (chunk) => (output += chunk));
+    proc.stdout.on('data', (chunk) => (output += chunk));
+    proc.stderr.on('data', (chunk) => (output += chunk));
     const exited = new Promise<never>((_, reject) => {
       proc.once('exit', (code, signal) => reject(new Error(`redis-server exited (${code ?? signal}) before answering:\n${output.slice(-2000)}`)));
       proc.once('error', reject);
@@ -148,7 +148,7 @@ function send(port: number, args: string[]): Promise<string> {
       socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`);
     });
     socket.on('data', (chunk) => {
-      reply += chunk;
+      reply += chunk.toString();
       if (complete(reply)) {
         socket.end();
         resolve(reply);

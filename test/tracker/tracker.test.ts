@@ -21,7 +21,7 @@ let errors: EngageError[];
 let trackers: Tracker[];
 
 const fetchStub = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
-  const body = JSON.parse(String(init!.body));
+  const body = JSON.parse(init!.body as string);
   const entry: Sent = {
     body,
     keepalive: Boolean(init!.keepalive),
@@ -35,7 +35,7 @@ function make(options: Partial<TrackerOptions> = {}): Tracker {
   const tracker = createTracker({
     endpoint: 'https://shop.test/engage/',
     customerId: 'u-1',
-    fetch: fetchStub as typeof fetch,
+    fetch: fetchStub,
     onError: (error) => errors.push(error),
     flushInterval: 60_000,
     ...options,
@@ -121,7 +121,7 @@ describe('createTracker', () => {
     const tracker = createTracker({
       endpoint: 'https://shop.test/engage',
       customerId: 'u-2',
-      fetch: fetchStub as typeof fetch,
+      fetch: fetchStub,
       onError: undefined,
       batchSize: null,
       flushInterval: null,
@@ -139,7 +139,7 @@ describe('createTracker', () => {
     expect(delivered()).toEqual([id]);
     // null credentials are left to fetch's own default ('same-origin'), never passed on as null.
     expect(fetchStub.mock.calls[0]![1]).toMatchObject({ credentials: undefined, headers: { 'content-type': 'application/json' } });
-    const second = createTracker({ endpoint: 'https://shop.test/engage', customerId: null, fetch: fetchStub as typeof fetch, onError: null });
+    const second = createTracker({ endpoint: 'https://shop.test/engage', customerId: null, fetch: fetchStub, onError: null });
     trackers.push(second);
     expect(typeof second.shown(context)).toBe('string');
     await expect(second.flush()).rejects.toMatchObject({ field: 'customerId' }); // waits for identify(), as if not given
@@ -164,7 +164,7 @@ describe('createTracker', () => {
   });
 
   it('survives a throwing onError', async () => {
-    const tracker = createTracker({ endpoint: '/e', fetch: fetchStub as typeof fetch, onError: () => { throw new Error('host bug'); } });
+    const tracker = createTracker({ endpoint: '/e', fetch: fetchStub, onError: () => { throw new Error('host bug'); } });
     trackers.push(tracker);
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     expect(() => tracker.shown({} as never)).not.toThrow();

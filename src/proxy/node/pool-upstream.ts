@@ -16,7 +16,7 @@ export function poolUpstream(): Send {
     try {
       const { statusCode, headers, body } = await pool.request({
         path,
-        method: init.method as 'POST',
+        method: init.method,
         headers: init.headers,
         body: init.body,
         headersTimeout: timeoutMs,

@@ -177,13 +177,12 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
     });
   const upstreamStarted = Date.now();
   let result: ForwardResult | undefined;
-  let attempted = units;
   if (!claims) {
     result = await upstream(changed ? JSON.stringify(body) : read.text);
     log.attempts = result.attempts;
     if (isSuccess(result)) log.forwarded = units;
   } else {
-    attempted = 0;
+    let attempted = 0;
     log.forwarded = 0;
     // Forward what this request holds, then wait (bounded) for what others are forwarding:
     // accepted there → left out; released → claimed and forwarded here. Never wait holding a
@@ -231,7 +230,7 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
 
   // Answer: the upstream's own, secrets redacted.
   log.upstreamMs ??= Date.now() - upstreamStarted;
-  return passOn(result!, { log, cors, refuseWith, secrets: [key, headers.authorization!.slice('Basic '.length)], deduplicated: log.deduplicated });
+  return passOn(result, { log, cors, refuseWith, secrets: [key, headers.authorization!.slice('Basic '.length)], deduplicated: log.deduplicated });
 }
 
 /** The key for `tile`, or undefined (logged by tile name only) when there is no usable one. */

@@ -89,8 +89,8 @@ export function createDurableObjectStore(namespace: EngageStoreNamespace, option
     const out: unknown[] = new Array(keys.length);
     await Promise.all(
       [...groups].map(async ([shard, indexes]) => {
-        const answer = await send(shard, call(indexes.map((i) => keys[i]!)));
-        if (Array.isArray(answer)) indexes.forEach((index, j) => (out[index] = answer[j]));
+        const answer: unknown = await send(shard, call(indexes.map((i) => keys[i]!)));
+        if (Array.isArray(answer)) indexes.forEach((index, j) => (out[index] = (answer as unknown[])[j]));
       }),
     );
     return out;

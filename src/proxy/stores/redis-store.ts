@@ -149,7 +149,8 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
       }
       return previous.map((value): ClaimState => {
         if (value === null || value === undefined) return 'claimed';
-        const text = String(value);
+        // A claim's previous value: the owner's token or the accepted mark, both strings.
+        const text = value as string;
         return text === mine ? 'claimed' : text === ACCEPTED ? 'accepted' : 'pending';
       });
     },

@@ -24,7 +24,7 @@ export async function launchFirefox(): Promise<Engine> {
       const page = await browser.newPage();
       return {
         goto: async (url) => void (await page.goto(url)),
-        evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
+        evaluate: (fn, arg) => page.evaluate(fn as never, arg),
         reload: async () => void (await page.reload()),
         back: () => traverse(page, -1),
         forward: () => traverse(page, 1),

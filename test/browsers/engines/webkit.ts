@@ -30,7 +30,7 @@ export async function launchWebKit(): Promise<Engine> {
     const capabilities = new Capabilities({
       'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation', '--javascript-can-open-windows-automatically=true'] },
     });
-    const browser = await WebDriver.createSession(new Executor(new HttpClient(`http://127.0.0.1:${port}`)), capabilities);
+    const browser = WebDriver.createSession(new Executor(new HttpClient(`http://127.0.0.1:${port}`)), capabilities);
     const caps = await browser.getCapabilities();
     // One current window per WebDriver session: tab commands are serialized and switch first.
     let chain: Promise<unknown> = Promise.resolve();
@@ -97,7 +97,7 @@ function startXvfb(children: ChildProcess[]): Promise<string> {
     children.push(xvfb);
     let out = '';
     xvfb.stdio[3]!.on('data', (chunk: Buffer) => {
-      out += chunk;
+      out += chunk.toString();
       if (out.includes('\n')) resolve(`:${out.trim()}`);
     });
     xvfb.once('exit', (code) => reject(new Error(`Xvfb exited (${code}) before it was ready`)));
