@@ -4,7 +4,9 @@ import { chromiumLaunchOptions } from '../../e2e/support/chromium';
 import type { Engine, EnginePage } from '../engine';
 
 export async function launchChromium(): Promise<Engine> {
-  const browser = await chromium.launch(chromiumLaunchOptions());
+  // With the back/forward cache Playwright turns off by default: a page restored from it is a page
+  // view the tracker must see (test/browsers/apps.ts), as Firefox and WebKit restore theirs.
+  const browser = await chromium.launch({ ...chromiumLaunchOptions(), ignoreDefaultArgs: ['--disable-back-forward-cache'] });
   const context = await browser.newContext();
   return {
     name: 'chromium',
