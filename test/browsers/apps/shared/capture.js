@@ -12,4 +12,8 @@ for (const level of ['error', 'warn']) {
 addEventListener('error', (event) => window.consoleMessages.push(`page error: ${event.message}`));
 addEventListener('pageshow', (event) => (window.restoredFromCache = event.persisted));
 // Why the engine did not restore the page from the back/forward cache, where it says (Chromium).
-window.notRestoredReasons = () => JSON.stringify(/** @type {PerformanceNavigationTiming & { notRestoredReasons?: unknown }} Chromium's, not yet in TypeScript's DOM types */ (performance.getEntriesByType('navigation')[0])?.notRestoredReasons ?? null);
+window.notRestoredReasons = () => {
+  /** Chromium's, not yet in TypeScript's DOM types. */
+  const entry = /** @type {PerformanceNavigationTiming & { notRestoredReasons?: { reasons?: { reason: string }[] } }} */ (performance.getEntriesByType('navigation')[0]);
+  return (entry?.notRestoredReasons?.reasons ?? []).map((item) => item.reason).join(', ') || 'no reason given';
+};
