@@ -200,7 +200,9 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     release,
 
     async ping() {
-      if (typeof client.ping !== 'function') return;
+      // A cluster's PING reaches one node, any node: it says nothing of the shard that fails.
+      // Readiness claims a key in every shard (probes.ts), which does.
+      if (cluster || typeof client.ping !== 'function') return;
       await bounded('ping', () => client.ping!());
     },
   };
