@@ -124,8 +124,9 @@ async function checkStore(probes: Probes, timeoutMs: number): Promise<string> {
     if (store.ping) {
       try {
         if ((await Promise.race([store.ping().then(() => 'ok' as const), timedOut])) !== 'ok') return 'unreachable (ping timed out)';
-      } catch {
-        return 'unreachable';
+      } catch (error) {
+        const hint = storeErrorHint(error);
+        return hint ? `unreachable: ${hint}` : 'unreachable';
       }
     }
     // A ping that answers is not enough (a cluster read through a single-node client answers

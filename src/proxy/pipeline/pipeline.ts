@@ -17,7 +17,7 @@ import { forward, sleep, type ForwardResult } from './forward';
 import { charge, DEFAULT_RATE_LIMITS, overLimit, release, type LimitCheck } from './rate-limit';
 import { matchRoute } from './routes';
 import { validateBody } from './validate';
-import { storeErrorKind } from '../stores/store-error';
+import { storeErrorHint, storeErrorKind } from '../stores/store-error';
 
 /**
  * `Retry-After` of a 503 the `retry` store policy answers: about a failover (a replica is promoted
@@ -295,7 +295,9 @@ async function charged(config: Config, checks: LimitCheck[], now: number, log: P
 
 function storeFailed(log: ProxyLogEntry, message: string, error: unknown): void {
   log.level = 'warn';
-  log.message = message;
+  // A store that knows the cause (a misdeclared Durable Object class) has it named in the log.
+  const hint = storeErrorHint(error);
+  log.message = hint ? `${message} (${hint})` : message;
   log.storeErrors = (log.storeErrors ?? 0) + 1;
   const kind = storeErrorKind(error);
   (log.storeErrorKinds ??= {})[kind] = (log.storeErrorKinds[kind] ?? 0) + 1;
