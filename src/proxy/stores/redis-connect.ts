@@ -2,7 +2,7 @@
 // one of its nodes — and the store over it: the one place (with redis.ts) that imports `redis`,
 // an optional peer dependency.
 import { createClient, createCluster, type RedisClientOptions, type RedisClusterOptions } from 'redis';
-import { createRedisStore, type RedisStoreOptions } from './redis-store';
+import { createRedisStore, flushRedisStore, type RedisStoreOptions } from './redis-store';
 import { redactRedisUrl } from './redis-url';
 import type { ProxyStore } from '../types';
 
@@ -198,6 +198,7 @@ export async function connectRedisStore(url: string, options: ConnectRedisStoreO
       connected,
       async close() {
         closed = true;
+        await flushRedisStore(current).catch(() => {});
         const open = client;
         if (!open.isOpen) return;
         if (open.isReady) await open.close().catch(() => open.destroy());

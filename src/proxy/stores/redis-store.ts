@@ -65,6 +65,8 @@ end
 return 0`;
 
 const ACCEPTED = 'a';
+/** How long a commit waits for others to go with it (see `commit`). */
+const COMMIT_BATCH_MS = 2;
 const CLAIM_PREFIX = 'c:';
 
 /**
@@ -151,6 +153,28 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     });
   }
 
+  // Commits wait up to COMMIT_BATCH_MS and go together: one script (per hash tag on a cluster)
+  // for every request that committed meanwhile, instead of one per request. A commit runs after
+  // the proxy's answer (waitUntil), so the wait costs no request any time; until it lands the
+  // claims stand, and a concurrent re-send waits for it.
+  const commits = new Map<string, { keys: string[]; waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> }>();
+  let commitTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function flushCommits(): Promise<void> {
+    if (commitTimer !== undefined) clearTimeout(commitTimer);
+    commitTimer = undefined;
+    const batches = [...commits];
+    commits.clear();
+    return Promise.all(
+      batches.map(([ttl, batch]) =>
+        bounded('commit', () => scripted(COMMIT, batch.keys, [ACCEPTED, ttl])).then(
+          () => batch.waiters.forEach((waiter) => waiter.resolve()),
+          (error: unknown) => batch.waiters.forEach((waiter) => waiter.reject(error)),
+        ),
+      ),
+    ).then(() => {});
+  }
+
   function sendRelease(keys: readonly string[], owner: string): Promise<unknown> {
     return scripted(RELEASE, keys, [CLAIM_PREFIX + owner]);
   }
@@ -160,7 +184,8 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     return bounded('release', () => sendRelease(keys, owner)).then(() => {});
   }
 
-  return {
+  const store: ProxyStore & { [FLUSH]: () => Promise<void> } = {
+    [FLUSH]: flushCommits,
     increment(key, amount, ttlMs) {
       if (!Number.isInteger(amount)) {
         return Promise.reject(new TypeError(`Redis store: increment amount must be an integer (got ${amount})`));
@@ -192,9 +217,16 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
       });
     },
 
-    async commit(keys, ttlMs) {
-      if (keys.length === 0) return;
-      await bounded('commit', () => scripted(COMMIT, keys, [ACCEPTED, String(px(ttlMs))]));
+    commit(keys, ttlMs) {
+      if (keys.length === 0) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const ttl = String(px(ttlMs));
+        let batch = commits.get(ttl);
+        if (!batch) commits.set(ttl, (batch = { keys: [], waiters: [] }));
+        for (const key of keys) batch.keys.push(key);
+        batch.waiters.push({ resolve, reject });
+        commitTimer ??= setTimeout(flushCommits, COMMIT_BATCH_MS);
+      });
     },
 
     release,
@@ -206,7 +238,18 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
       await bounded('ping', () => client.ping!());
     },
   };
+  return store;
 }
+
+/**
+ * Sends the commits a store is holding for its batch at once (connectRedisStore's close() calls
+ * it, so a shutdown loses no accepted mark).
+ */
+export function flushRedisStore(store: ProxyStore): Promise<void> {
+  return (store as { [FLUSH]?: () => Promise<void> })[FLUSH]?.() ?? Promise.resolve();
+}
+
+const FLUSH = Symbol('engage-sdk.redis-store.flush');
 
 // PX takes a positive integer; a window about to end still gets 1 ms.
 function px(ttlMs: number): number {
