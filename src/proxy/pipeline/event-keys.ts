@@ -13,7 +13,8 @@ export const EVENT_SHARDS = 16;
 const SLOTS = 16_384;
 
 /**
- * `(uuid) => key`, made once per workspace: `ev:{<tag>}:<uuid>`, the UUID lowercase. The shard
+ * `(uuid) => key`, made once per workspace: `ev:{<tag>}:<uuid>`, for a UUID already lowercase (the
+ * caller compares UUIDs lowercase and lowers each once). The shard
  * is taken from the UUID's first hex digits (a UUID v4 is random there: an even spread); its tag
  * is `<workspace>:<shard>`, or `<workspace>:<shard>.<n>` with the first `n` that puts it in the
  * shard's own sixteenth of the slots, so the spread over the masters does not depend on how 16
@@ -21,10 +22,7 @@ const SLOTS = 16_384;
  */
 export function eventKeyer(workspaceId: string, shards = EVENT_SHARDS): (uuid: string) => string {
   const prefixes = Array.from({ length: shards }, (_, shard) => `ev:{${shardTag(workspaceId, shard, shards)}}:`);
-  return (uuid) => {
-    const lower = uuid.toLowerCase();
-    return prefixes[shardOf(lower, shards)]! + lower;
-  };
+  return (uuid) => prefixes[shardOf(uuid, shards)]! + uuid;
 }
 
 /** The hash tag of one shard (see `eventKeyer`). */

@@ -144,7 +144,9 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
   const peer = forwardedFor(exchange.clientAddress, exchange.header('x-forwarded-for'), config.trusted);
   log.clientAddress = peer.client;
   const limits = config.options.rateLimits?.[operation] ?? DEFAULT_RATE_LIMITS[operation];
-  const units = countUnits(operation, body);
+  // Experience events' UUIDs, walked once: they are both the units and what is claimed.
+  const uuids = operation === 'experienceEvents' ? eventUuids(body) : undefined;
+  const units = uuids ? uuids.length : countUnits(operation, body);
   const budget = (scope: LimitCheck['scope'], name: string) => (rule: LimitCheck['rule']): LimitCheck => ({ scope, name, amount: units, rule });
   const checks = [
     ...(limits.client ?? []).map(budget('client', `rl:${config.workspaceId}:${operation}:client:${peer.client}`)),
@@ -155,7 +157,7 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
       ? new Claims(
           config.store,
           config.eventKey,
-          eventUuids(body),
+          uuids!,
           { claimMs: config.claimTtlMs, acceptedMs: config.dedupWindowMs },
           (message, error) => storeFailed(log, message, error),
           config.storeFailure,
@@ -276,8 +278,6 @@ async function loadKey(config: Config, tile: keyof ProxyKeys, log: ProxyLogEntry
 
 function countUnits(operation: Operation, body: unknown): number {
   if (operation === 'events') return isObject(body) && Array.isArray(body.actions) ? body.actions.length : 1;
-  // Validated already: every action carries its UUID.
-  if (operation === 'experienceEvents') return eventUuids(body).length;
   return 1;
 }
 
