@@ -83,16 +83,18 @@ describe('two engage-proxy processes on a Redis Cluster', () => {
 describe('ENGAGE_REDIS_URL misconfigured', () => {
   const env = { ENGAGE_WORKSPACE_ID: WORKSPACE, ENGAGE_PERSONALIZE_KEY: KEYS.personalize, ENGAGE_SDK_URL: 'http://127.0.0.1:9' };
 
-  it('a wrong password: engage-proxy refuses to start, naming ENGAGE_REDIS_URL and the cause, never the password', async () => {
+  it('a wrong password: engage-proxy refuses to start, naming ENGAGE_REDIS_URL and the cause, never the password (one process, and with ENGAGE_WORKERS=2)', async () => {
     const secured = await startRedisServer({ args: ['--requirepass', 'right-s3cret'] });
     try {
-      const failure = await startProxyProcess({ ...env, ENGAGE_REDIS_URL: `redis://:wrong-s3cret@127.0.0.1:${secured.port}` }).then(
-        (proxy) => (proxy.stop(), 'started'),
-        (error: Error) => error.message,
-      );
-      expect(failure).toMatch(/exited with 1/);
-      expect(failure).toContain(`engage-proxy: ENGAGE_REDIS_URL: Redis at redis://:***@127.0.0.1:${secured.port} refused the credentials: WRONGPASS`);
-      expect(failure).not.toMatch(/s3cret/);
+      for (const workers of ['1', '2']) {
+        const failure = await startProxyProcess({ ...env, ENGAGE_WORKERS: workers, ENGAGE_REDIS_URL: `redis://:wrong-s3cret@127.0.0.1:${secured.port}` }).then(
+          (proxy) => (proxy.stop(), 'started'),
+          (error: Error) => error.message,
+        );
+        expect(failure, `ENGAGE_WORKERS=${workers}`).toMatch(/exited with 1/);
+        expect(failure).toContain(`engage-proxy: ENGAGE_REDIS_URL: Redis at redis://:***@127.0.0.1:${secured.port} refused the credentials: WRONGPASS`);
+        expect(failure).not.toMatch(/s3cret/);
+      }
     } finally {
       await secured.stop();
     }

@@ -21,6 +21,15 @@ async function main(): Promise<void> {
     return;
   }
   if (config.workers > 1 && cluster.isPrimary) {
+    // Checked once here, so a wrong password stops the CLI instead of every worker dying and
+    // being restarted in a loop.
+    try {
+      await (await connectRedis(config.redisUrl!)).close();
+    } catch (error) {
+      console.error(`engage-proxy: ENGAGE_REDIS_URL: ${(error as Error).message}`);
+      process.exitCode = 1;
+      return;
+    }
     // The workers check the options (createProxy) again; the primary only says where they serve.
     runPrimary(config.workers, ({ address, port }) => {
       const host = address.includes(':') ? `[${address}]` : address;

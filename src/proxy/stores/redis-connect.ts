@@ -128,7 +128,14 @@ export async function connectRedisStore(url: string, options: ConnectRedisStoreO
     (detecting ??= (async () => {
       if (isCluster === false) return;
       if (isCluster === undefined) {
-        const info = String(await single.sendCommand(['INFO', 'cluster']));
+        let info = '';
+        try {
+          info = String(await single.sendCommand(['INFO', 'cluster']));
+        } catch (error) {
+          // A user whose ACL forbids INFO on a single Redis must not be locked out: taken as one
+          // node (a cluster read that way is then not ready, naming redirection). Said once.
+          onError(new Error(`INFO cluster refused (${(error as Error).message}): taken as a single Redis; pass cluster: true for a cluster`));
+        }
         isCluster = /cluster_enabled:1/.test(info);
         if (!isCluster) return;
       }
