@@ -46,8 +46,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'engage-bench-'));
 const engage = (env) => (port) => startEngageProxy(port, upstreamPort, { ENGAGE_RATE_LIMITS: 'off', ENGAGE_LOG_LEVEL: 'off', ...env });
 const REDIS = { ENGAGE_REDIS_URL: `redis://127.0.0.1:${redisPort}` };
 const CLUSTER = { ENGAGE_REDIS_URL: `redis://127.0.0.1:${cluster.ports[0]}` };
-const ONE = { pids: [redis.pid], masters: [redisPort] };
-const SHARDED = { pids: cluster.pids, masters: clusterMasters };
+const ONE = { pids: [redis.pid], masters: [redisPort], masterPids: [redis.pid] };
+const SHARDED = { pids: cluster.pids, masters: clusterMasters, masterPids: cluster.pids.slice(0, 3) };
 
 /** The contenders, in the order printed; `target` marks the rows the targets apply to. */
 const contenders = [
@@ -109,17 +109,19 @@ async function measure(contender, events) {
   try {
     const pool = new Pool(url, { connections: CONNECTIONS });
     await load(pool, events, CONNECTIONS, WARM_MS);
-    const redisCpu = () => (contender.redis?.pids ?? []).reduce((sum, pid) => sum + cpuOfTree(pid), 0);
+    const redisCpu = (pids = contender.redis?.pids ?? []) => pids.reduce((sum, pid) => sum + cpuOfTree(pid), 0);
     const reads = () => (contender.redis?.masters ?? []).reduce((sum, port) => sum + Number(/total_reads_processed:(\d+)/.exec(redisCli(port, 'INFO', 'stats'))[1]), 0);
     for (const port of contender.redis?.masters ?? []) redisCli(port, 'CONFIG', 'RESETSTAT');
     const reads0 = reads();
     const cpu0 = cpuOfTree(server.pid);
     const redis0 = redisCpu();
+    const masters0 = redisCpu(contender.redis?.masterPids);
     const started = performance.now();
     const done = await load(pool, events, CONNECTIONS, LOAD_MS);
     const seconds = (performance.now() - started) / 1000;
     const cpuUs = (cpuOfTree(server.pid) - cpu0) / done;
     const redisUs = (redisCpu() - redis0) / done;
+    const mastersUs = (redisCpu(contender.redis?.masterPids) - masters0) / done;
     // The INFO calls themselves are one read each per master: left out.
     const masters = contender.redis?.masters ?? [];
     const counted = masters.map(redisCommands);
@@ -138,7 +140,7 @@ async function measure(contender, events) {
     }
     await single.close();
     latencies.sort((a, b) => a - b);
-    const redisFigures = contender.redis ? { redisUs, scripts, keyOps, trips } : { redisUs: undefined, scripts: undefined, keyOps: undefined, trips: undefined };
+    const redisFigures = contender.redis ? { redisUs, mastersUs, scripts, keyOps, trips } : { redisUs: undefined, mastersUs: undefined, scripts: undefined, keyOps: undefined, trips: undefined };
     return { cpuUs, ...redisFigures, rps: done / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
   } finally {
     await server.stop();
@@ -164,7 +166,7 @@ for (const events of [1, 20]) {
   console.log('  contender                                             CPU µs/req                   ×bare   req/s @16   % of bare   p50 ms   p99 ms   p99 − bare   Redis scripts/req (key ops)   reads/req');
   for (const contender of contenders) {
     const r = results[`${contender.name}|${events}`];
-    const redisNote = r.redisUs !== undefined ? ` (+${r.redisUs.toFixed(0)} in redis-server)` : '';
+    const redisNote = r.redisUs === undefined ? '' : r.mastersUs < r.redisUs - 1 ? ` (+${r.redisUs.toFixed(0)} in redis, ${r.mastersUs.toFixed(0)} on masters)` : ` (+${r.redisUs.toFixed(0)} in redis-server)`;
     const redisCounts = r.scripts !== undefined ? `${r.scripts.toFixed(2).padStart(17)} (${r.keyOps.toFixed(1).padStart(5)})   ${r.trips.toFixed(2).padStart(9)}` : '';
     console.log(
       `  ${contender.name.padEnd(52)} ${r.cpuUs.toFixed(0).padStart(7)}${redisNote.padEnd(25)} ${(r.cpuUs / floor.cpuUs).toFixed(2).padStart(5)}× ${r.rps.toFixed(0).padStart(8)} ${((100 * r.rps) / floor.rps).toFixed(0).padStart(9)} % ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${(r.p99 - floor.p99 >= 0 ? '+' : '') + (r.p99 - floor.p99).toFixed(2).padStart(6)}   ${redisCounts}`,
