@@ -3,7 +3,7 @@
 import { OPERATIONS } from '../upstream/operations';
 import { SAFE_HEADER_VALUE } from './config';
 import { json } from './pipeline/answer';
-import { shardTag, EVENT_SHARDS } from './pipeline/event-keys';
+import { shardKeys } from './pipeline/event-keys';
 import { PIPELINE, type Answer, type PipelineSource } from './pipeline/exchange';
 import { storeErrorHint, storeErrorKind } from './stores/store-error';
 import type { ProxyHandler, ProxyKeys, ProxyOptions, ProxyStore } from './types';
@@ -47,7 +47,9 @@ export interface ProbeOptions {
  * await serve(withProbes(proxy, { options, store, metrics: createMetrics() }), { port: 8787 });
  */
 export function withProbes(proxy: ProxyHandler, given: ProbeOptions): ProxyHandler {
-  const probes = { ...given, state: { ready: true, line: '' }, owner: `readyz-${crypto.randomUUID()}` };
+  const owner = `readyz-${crypto.randomUUID()}`;
+  // This instance's own probe keys (a probe of another instance never meets them), made once.
+  const probes = { ...given, state: { ready: true, line: '' }, owner, keys: shardKeys(given.options.workspaceId ?? 'readyz', owner) };
   const handler: ProxyHandler = async (request, info) => {
     const answer = probe(probes, request.method, new URL(request.url).pathname);
     if (!answer) return proxy(request, info);
@@ -64,7 +66,7 @@ export function withProbes(proxy: ProxyHandler, given: ProbeOptions): ProxyHandl
 }
 
 /** The probe's answer for this request, or undefined when it is not a probe. */
-type Probes = ProbeOptions & { state: { ready: boolean; line: string }; owner: string };
+type Probes = ProbeOptions & { state: { ready: boolean; line: string }; owner: string; keys: string[] };
 
 function probe(probes: Probes, method: string, path: string): Promise<Answer> | undefined {
   if (method !== 'GET' && method !== 'HEAD') return undefined;
@@ -131,8 +133,7 @@ async function checkStore(probes: Probes, timeoutMs: number): Promise<string> {
     }
     // A ping that answers is not enough (a cluster read through a single-node client answers
     // every ping and fails every claim): claim and release a probe key in each shard, as requests do.
-    const workspace = probes.options.workspaceId ?? 'readyz';
-    const keys = Array.from({ length: EVENT_SHARDS }, (_, shard) => `ev:{${shardTag(workspace, shard)}}:${probes.owner}`);
+    const { keys } = probes;
     try {
       const claimed = await Promise.race([store.claim(keys, probes.owner, 10_000), timedOut]);
       if (claimed === 'timeout') return 'cannot claim (timeout)';

@@ -136,3 +136,33 @@ describe('the INFO the tests read', () => {
     expect(info).toMatch(/cluster_size:3/);
   });
 });
+
+describe('a Redis Cluster that requires a password, as managed clusters do', () => {
+  it('one node’s URL with user and password reaches every node; a wrong password is refused naming the cause', async () => {
+    const secured = await startRedisCluster({ password: 'cluster-s3cret' });
+    try {
+      const port = secured.servers[0]!.port;
+      const right = await connectRedisStore(`redis://default:cluster-s3cret@127.0.0.1:${port}`, { onError: quiet });
+      try {
+        expect([right.connected, right.cluster]).toEqual([true, true]);
+        // 20 keys over the shards: every master, each reached with the URL's credentials.
+        const key = eventKeyer(WORKSPACE);
+        const keys = Array.from({ length: 20 }, () => key(randomUUID()));
+        expect(await right.store.claim(keys, 'A', 60_000)).toEqual(keys.map(() => 'claimed'));
+        await right.store.commit(keys, 60_000);
+        expect(await right.store.claim(keys, 'B', 60_000)).toEqual(keys.map(() => 'accepted'));
+      } finally {
+        await right.close();
+      }
+      const errors: Error[] = [];
+      const wrong = await connectRedisStore(`redis://default:wrong-s3cret@127.0.0.1:${port}`, { onError: (e) => errors.push(e) }).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(wrong?.message).toMatch(new RegExp(`^Redis at redis://default:\\*\\*\\*@127\\.0\\.0\\.1:${port} refused the credentials: WRONGPASS`));
+      for (const error of [...errors, wrong!]) expect(`${error.message} ${error.stack}`).not.toMatch(/s3cret/);
+    } finally {
+      await secured.stop();
+    }
+  }, 60_000);
+});

@@ -36,15 +36,24 @@ export interface RedisCluster {
 // after about this long (TOOLCHAIN.md).
 const NODE_TIMEOUT_MS = 2_000;
 
-export async function startRedisCluster(): Promise<RedisCluster> {
-  const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(NODE_TIMEOUT_MS)];
+export interface RedisClusterOptions {
+  /** Every node requires it (`requirepass`, and `masterauth` for the replicas), as managed clusters do. */
+  password?: string;
+}
+
+export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<RedisCluster> {
+  const auth = options.password ? ['--requirepass', options.password, '--masterauth', options.password] : [];
+  const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(NODE_TIMEOUT_MS), ...auth];
   const servers = await Promise.all(Array.from({ length: 6 }, () => startRedisServer({ args })));
+  // redis-cli, which can authenticate, for everything the helper asks the nodes.
+  const cli = (server: RedisServer, ...command: string[]) =>
+    run(REDIS_CLI, ['-p', String(server.port), ...(options.password ? ['--no-auth-warning', '-a', options.password] : []), ...command], { timeout: 5_000 }).then(({ stdout }) => stdout);
   const cluster: RedisCluster = {
     servers,
     url: servers[0]!.url,
     async nodes(from) {
       const source = from ?? (await live(servers));
-      const text = bulk(await source.command('CLUSTER', 'NODES'));
+      const text = await cli(source, 'CLUSTER', 'NODES');
       return text
         .split('\n')
         .filter(Boolean)
@@ -61,7 +70,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const alive = servers.filter((server) => server.pid() !== undefined);
-        const states = await Promise.all(alive.map((server) => server.command('CLUSTER', 'INFO').then(bulk, () => '')));
+        const states = await Promise.all(alive.map((server) => cli(server, 'CLUSTER', 'INFO').catch(() => '')));
         if (states.every((state) => /cluster_state:ok/.test(state) && /cluster_slots_ok:16384/.test(state))) return;
         if (Date.now() > deadline) throw new Error(`Redis Cluster not ok after ${timeoutMs} ms:\n${states.join('\n---\n')}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -72,12 +81,14 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     },
   };
   try {
-    await run(REDIS_CLI, ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 30_000 });
+    await run(REDIS_CLI, ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', '1', '--cluster-yes', ...(options.password ? ['--no-auth-warning', '-a', options.password] : [])], {
+      timeout: 30_000,
+    });
     await cluster.waitOk();
     // A replica that has not finished its first sync cannot be promoted: wait for every link.
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const infos = await Promise.all(servers.map((server) => server.command('INFO', 'replication').then(bulk)));
+      const infos = await Promise.all(servers.map((server) => cli(server, 'INFO', 'replication')));
       const replicas = infos.filter((info) => /role:slave/.test(info));
       if (replicas.length === 3 && replicas.every((info) => /master_link_status:up/.test(info) && /master_sync_in_progress:0/.test(info))) break;
       if (Date.now() > deadline) throw new Error(`Redis Cluster replicas did not sync:\n${infos.join('\n---\n')}`);

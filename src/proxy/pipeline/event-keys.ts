@@ -25,6 +25,15 @@ export function eventKeyer(workspaceId: string, shards = EVENT_SHARDS): (uuid: s
   return (uuid) => prefixes[shardOf(uuid, shards)]! + uuid;
 }
 
+/**
+ * One key in each of the workspace's shards, named by `id` in place of a UUID: what readiness
+ * claims and releases to learn whether every shard (on a cluster, every master holding one) can
+ * take a claim.
+ */
+export function shardKeys(workspaceId: string, id: string, shards = EVENT_SHARDS): string[] {
+  return Array.from({ length: shards }, (_, shard) => `ev:{${shardTag(workspaceId, shard, shards)}}:${id}`);
+}
+
 /** The hash tag of one shard (see `eventKeyer`). */
 export function shardTag(workspaceId: string, shard: number, shards = EVENT_SHARDS): string {
   const from = Math.floor((shard * SLOTS) / shards);
