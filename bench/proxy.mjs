@@ -4,7 +4,11 @@
 // upstream.mjs): the bare Node forward a team would write instead (node:http + JSON.parse +
 // undici Pool + the key added: bench/servers/bare-forward.mjs), nginx where installed (printed,
 // not a target), and engage-proxy as operators run it, from the environment only: memory store,
-// Redis (redis-server's own CPU printed apart), logs on (info, JSON) and off, one and two workers.
+// Redis (redis-server's own CPU printed apart), a Redis Cluster of 3 masters + 3 replicas named by
+// one node's URL, logs on (info, JSON) and off, one and two workers. For the Redis rows, the
+// store's scripts Redis ran per request and the key operations inside them (INFO commandstats),
+// and the reads Redis processed per request (INFO stats total_reads_processed: what a client
+// writes together is one read, so this is the round trips, shared by the requests of one tick).
 // This process is the load: fresh UUIDs in every body, 1 and 20 events per request.
 //
 // The figure that holds on a shared machine is the server's own CPU time per request (from
@@ -15,7 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { experienceBody, percentile } from './experience-request.mjs';
-import { cpuOfTree, freePort, start, startEngageProxy, startRedis, startUpstream } from './processes.mjs';
+import { cpuOfTree, freePort, redisCli, redisCommands, start, startEngageProxy, startRedis, startRedisCluster, startUpstream } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
 // `--only=<part of a name>`: the bare forward and the contenders whose name holds it.
@@ -33,14 +37,20 @@ const upstreamPort = freePort();
 const upstream = await startUpstream(upstreamPort);
 const redisPort = freePort();
 const redis = await startRedis(redisPort);
+const cluster = await startRedisCluster(Array.from({ length: 6 }, () => freePort()));
+// The first three nodes are the masters redis-cli made; the replicas only repeat their writes.
+const clusterMasters = cluster.ports.slice(0, 3);
 const scratch = mkdtempSync(join(tmpdir(), 'engage-bench-'));
 
 // One client sending thousands of events a second: no budgets here.
 const engage = (env) => (port) => startEngageProxy(port, upstreamPort, { ENGAGE_RATE_LIMITS: 'off', ENGAGE_LOG_LEVEL: 'off', ...env });
 const REDIS = { ENGAGE_REDIS_URL: `redis://127.0.0.1:${redisPort}` };
+const CLUSTER = { ENGAGE_REDIS_URL: `redis://127.0.0.1:${cluster.ports[0]}` };
+const ONE = { pids: [redis.pid], masters: [redisPort], masterPids: [redis.pid] };
+const SHARDED = { pids: cluster.pids, masters: clusterMasters, masterPids: cluster.pids.slice(0, 3) };
 
 /**
- * @typedef {{ name: string, start: (port: number) => Promise<{ pid: number | undefined, stop: () => Promise<unknown> }>, floor?: boolean, target?: number, logs?: boolean, redis?: boolean }} Contender
+ * @typedef {{ name: string, start: (port: number) => Promise<{ pid: number | undefined, stop: () => Promise<unknown> }>, floor?: boolean, target?: number, logs?: boolean, redis?: { pids: number[], masters: number[], masterPids: number[] } }} Contender
  */
 /** The contenders, in the order printed; `target` marks the rows the targets apply to. */
 const contenders = /** @type {(Contender | false)[]} */ ([
@@ -48,8 +58,9 @@ const contenders = /** @type {(Contender | false)[]} */ ([
   existsSync('/usr/sbin/nginx') && { name: 'nginx (proxy_pass + proxy_set_header)', start: nginx },
   { name: 'engage-proxy, memory store', start: engage({}), target: 2 },
   { name: 'engage-proxy, memory store, logs on (info, JSON)', start: engage({ ENGAGE_LOG_LEVEL: 'info', ENGAGE_LOG_FORMAT: 'json' }), logs: true },
-  { name: 'engage-proxy, Redis store', start: engage(REDIS), target: 2.5, redis: true },
-  { name: 'engage-proxy, Redis store, ENGAGE_WORKERS=2', start: engage({ ...REDIS, ENGAGE_WORKERS: '2' }), redis: true },
+  { name: 'engage-proxy, Redis store', start: engage(REDIS), target: 2.5, redis: ONE },
+  { name: 'engage-proxy, Redis Cluster (3 + 3), one node’s URL', start: engage(CLUSTER), redis: SHARDED },
+  { name: 'engage-proxy, Redis store, ENGAGE_WORKERS=2', start: engage({ ...REDIS, ENGAGE_WORKERS: '2' }), redis: ONE },
 ]).filter(/** @returns {c is Contender} */ (c) => c && (!only || c.floor || c.name.includes(only)));
 
 async function nginx(port) {
@@ -101,13 +112,25 @@ async function measure(contender, events) {
   try {
     const pool = new Pool(url, { connections: CONNECTIONS });
     await load(pool, events, CONNECTIONS, WARM_MS);
+    const redisCpu = (pids = contender.redis?.pids ?? []) => pids.reduce((sum, pid) => sum + cpuOfTree(pid), 0);
+    const reads = () => (contender.redis?.masters ?? []).reduce((sum, port) => sum + Number(/total_reads_processed:(\d+)/.exec(redisCli(port, 'INFO', 'stats'))?.[1]), 0);
+    for (const port of contender.redis?.masters ?? []) redisCli(port, 'CONFIG', 'RESETSTAT');
+    const reads0 = reads();
     const cpu0 = cpuOfTree(server.pid);
-    const redis0 = cpuOfTree(redis.pid);
+    const redis0 = redisCpu();
+    const masters0 = redisCpu(contender.redis?.masterPids);
     const started = performance.now();
     const done = await load(pool, events, CONNECTIONS, LOAD_MS);
     const seconds = (performance.now() - started) / 1000;
     const cpuUs = (cpuOfTree(server.pid) - cpu0) / done;
-    const redisUs = (cpuOfTree(redis.pid) - redis0) / done;
+    const redisUs = (redisCpu() - redis0) / done;
+    const mastersUs = (redisCpu(contender.redis?.masterPids) - masters0) / done;
+    // The INFO calls themselves are one read each per master: left out.
+    const masters = contender.redis?.masters ?? [];
+    const counted = masters.map(redisCommands);
+    const scripts = counted.reduce((sum, c) => sum + c.scripts, 0) / done;
+    const keyOps = counted.reduce((sum, c) => sum + c.keyOps, 0) / done;
+    const trips = (reads() - reads0 - masters.length) / done;
     await pool.close();
     const single = new Pool(url, { connections: 1 });
     await load(single, events, 1, 300);
@@ -120,7 +143,8 @@ async function measure(contender, events) {
     }
     await single.close();
     latencies.sort((a, b) => a - b);
-    return { cpuUs, redisUs: contender.redis ? redisUs : undefined, rps: done / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+    const redisFigures = contender.redis ? { redisUs, mastersUs, scripts, keyOps, trips } : { redisUs: undefined, mastersUs: undefined, scripts: undefined, keyOps: undefined, trips: undefined };
+    return { cpuUs, ...redisFigures, rps: done / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
   } finally {
     await server.stop();
   }
@@ -142,12 +166,13 @@ const results = Object.fromEntries(
 for (const events of [1, 20]) {
   const floor = results[`${contenders[0].name}|${events}`];
   console.log(`\n${events} event${events > 1 ? 's' : ''} per request`);
-  console.log('  contender                                             CPU µs/req   ×bare   req/s @16   % of bare   p50 ms   p99 ms   p99 − bare');
+  console.log('  contender                                             CPU µs/req                   ×bare   req/s @16   % of bare   p50 ms   p99 ms   p99 − bare   Redis scripts/req (key ops)   reads/req');
   for (const contender of contenders) {
     const r = results[`${contender.name}|${events}`];
-    const redisNote = r.redisUs !== undefined ? ` (+${r.redisUs.toFixed(0)} in redis-server)` : '';
+    const redisNote = r.redisUs === undefined ? '' : r.mastersUs < r.redisUs - 1 ? ` (+${r.redisUs.toFixed(0)} in redis, ${r.mastersUs.toFixed(0)} on masters)` : ` (+${r.redisUs.toFixed(0)} in redis-server)`;
+    const redisCounts = r.scripts !== undefined ? `${r.scripts.toFixed(2).padStart(17)} (${r.keyOps.toFixed(1).padStart(5)})   ${r.trips.toFixed(2).padStart(9)}` : '';
     console.log(
-      `  ${contender.name.padEnd(52)} ${r.cpuUs.toFixed(0).padStart(7)}${redisNote.padEnd(25)} ${(r.cpuUs / floor.cpuUs).toFixed(2).padStart(5)}× ${r.rps.toFixed(0).padStart(8)} ${((100 * r.rps) / floor.rps).toFixed(0).padStart(9)} % ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${(r.p99 - floor.p99 >= 0 ? '+' : '') + (r.p99 - floor.p99).toFixed(2).padStart(6)}`,
+      `  ${contender.name.padEnd(52)} ${r.cpuUs.toFixed(0).padStart(7)}${redisNote.padEnd(25)} ${(r.cpuUs / floor.cpuUs).toFixed(2).padStart(5)}× ${r.rps.toFixed(0).padStart(8)} ${((100 * r.rps) / floor.rps).toFixed(0).padStart(9)} % ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${(r.p99 - floor.p99 >= 0 ? '+' : '') + (r.p99 - floor.p99).toFixed(2).padStart(6)}   ${redisCounts}`,
     );
   }
 }
@@ -175,5 +200,5 @@ for (const events of row('engage-proxy, Redis store, ENGAGE_WORKERS=2', 1) && ro
   const two = row('engage-proxy, Redis store, ENGAGE_WORKERS=2', events).rps;
   console.log(`  two workers vs one (Redis), ${events} ev: ${two.toFixed(0)} vs ${one.toFixed(0)} req/s (${(two / one).toFixed(2)}×; this process's load shares the same 2 cores)`);
 }
-await Promise.all([upstream.stop(), redis.stop()]);
+await Promise.all([upstream.stop(), redis.stop(), cluster.stop()]);
 rmSync(scratch, { recursive: true, force: true });

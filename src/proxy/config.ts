@@ -1,6 +1,7 @@
 import { OPERATIONS } from '../upstream/operations';
 import { trustMatcher } from './pipeline/client-address';
 import { isObject } from './pipeline/customer';
+import { eventKeyer } from './pipeline/event-keys';
 import { MAX_RETRY_DELAY_MS } from './pipeline/forward';
 import { createMemoryStore } from './stores/memory-store';
 import { OPERATION_NAMES, UPSTREAM_ORIGIN, type Route } from './pipeline/routes';
@@ -37,6 +38,9 @@ export interface Config {
   store: ProxyStore;
   trusted: (address: string) => boolean;
   dedupWindowMs: number;
+  /** An event UUID's store key (pipeline/event-keys.ts), tags made once for the workspace. */
+  eventKey: (uuid: string) => string;
+  storeFailure: 'forward' | 'retry';
   claimWaitMs: number;
   /** Lifetime of a claim: the whole forward, every attempt and backoff included, plus a margin. */
   claimTtlMs: number;
@@ -120,6 +124,8 @@ export function configure(options: ProxyOptions): Config {
   for (const operation of OPERATION_NAMES) {
     if (!(maxBody[operation] > 0)) fail(`maxBodyBytes for '${operation}' must be a positive number`);
   }
+  const storeFailure = options.storeFailure ?? 'forward';
+  if (storeFailure !== 'forward' && storeFailure !== 'retry') fail(`storeFailure must be 'forward' or 'retry' (got '${String(storeFailure)}')`);
   const retries = Math.max(0, Math.floor(options.retries ?? 2));
   const upstreamTimeoutMs = Math.max(0, options.upstreamTimeoutMs ?? 10_000);
   return {
@@ -136,6 +142,8 @@ export function configure(options: ProxyOptions): Config {
     store: options.store ?? createMemoryStore(),
     trusted: trustMatcher(options.trustedProxies ?? []),
     dedupWindowMs: Math.max(0, options.dedupWindowMs ?? 86_400_000),
+    eventKey: eventKeyer(options.workspaceId),
+    storeFailure,
     claimWaitMs: Math.max(0, options.claimWaitMs ?? 3_000),
     claimTtlMs: (retries + 1) * upstreamTimeoutMs + retries * MAX_RETRY_DELAY_MS + 5_000,
     retries,

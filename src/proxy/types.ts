@@ -1,6 +1,9 @@
 // Type-only module: the proxy's public option and store types.
 
 import type { Operation } from '../upstream/operations';
+import type { StoreErrorKind } from './stores/store-error';
+
+export type { StoreErrorKind };
 
 /** The five upstream operations the proxy can route (names shared with the emulator and client). */
 export type { Operation };
@@ -80,6 +83,8 @@ export interface ProxyLogEntry {
   limited?: 'client' | 'workspace';
   /** Store operations that failed during this request (limits or memory skipped). */
   storeErrors?: number;
+  /** The same failures by kind: redirection, timeout, connection, script, other. */
+  storeErrorKinds?: Partial<Record<StoreErrorKind, number>>;
   clientAddress?: string;
   durationMs?: number;
 }
@@ -200,6 +205,18 @@ export interface ProxyOptions {
    * @default createMemoryStore()
    */
   store?: ProxyStore;
+  /**
+   * What a request does when the store cannot claim its events (Redis down, a cluster shard
+   * without a master during a failover, a stalled node):
+   * - `'forward'`: forwards them without a claim, counted and logged. No event waits; an event
+   *   re-sent meanwhile (a reload, a second instance) may reach the upstream twice, which
+   *   deduplicates on `svc_event_uuid`.
+   * - `'retry'`: forwards none of them and answers 503 with `Retry-After`; the tracker keeps the
+   *   events and re-sends them. Nothing is accepted twice, and nothing is lost while the tracker
+   *   holds them, but every event waits for the store (and a client that does not retry loses them).
+   * @default 'forward'
+   */
+  storeFailure?: 'forward' | 'retry';
   /**
    * How long experience-event UUIDs the upstream accepted are remembered (re-sends answered
    * without forwarding). `0` turns claims and memory off: every request is forwarded as it is.

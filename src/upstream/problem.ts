@@ -95,25 +95,46 @@ function isRealDate(value: string): boolean {
  */
 export function checkJsonShape(value: unknown, maxDepth = 32): Problem | undefined {
   if (!isNode(value)) return undefined;
-  const stack: Array<[object, string, number]> = [[value, 'body', 0]];
+  const stack: ShapeFrame[] = [{ node: value, depth: 0, parent: undefined, key: undefined }];
   while (stack.length) {
-    const [node, path, depth] = stack.pop()!;
-    if (depth >= maxDepth) return problem(path, `must not nest deeper than ${maxDepth} levels`);
-    // Only objects can break a rule, so leaves (most of a body) cost no path string.
+    const frame = stack.pop()!;
+    const { node, depth } = frame;
+    if (depth >= maxDepth) return problem(framePath(frame), `must not nest deeper than ${maxDepth} levels`);
+    // Paths are built only for a problem: a valid body (every one but a few) costs no string per node.
     if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) {
         const child: unknown = node[i];
-        if (isNode(child)) stack.push([child, `${path}[${i}]`, depth + 1]);
+        if (isNode(child)) stack.push({ node: child, depth: depth + 1, parent: frame, key: i });
       }
     } else {
       for (const key of Object.keys(node)) {
-        if (key === '__proto__') return problem(path === 'body' ? key : at(path, key), 'is a reserved key and is not allowed');
+        if (key === '__proto__') return problem(framePath({ node, depth, parent: frame, key }), 'is a reserved key and is not allowed');
         const child = (node as Record<string, unknown>)[key];
-        if (isNode(child)) stack.push([child, path === 'body' ? key : at(path, key), depth + 1]);
+        if (isNode(child)) stack.push({ node: child, depth: depth + 1, parent: frame, key });
       }
     }
   }
   return undefined;
+}
+
+interface ShapeFrame {
+  node: object;
+  depth: number;
+  parent: ShapeFrame | undefined;
+  /** Where it sits in its parent: an index or a key; none for the body itself. */
+  key: string | number | undefined;
+}
+
+/** `body`, `elements[0].actions`, … as the validators name paths. */
+function framePath(frame: ShapeFrame): string {
+  const keys: Array<string | number> = [];
+  for (let f: ShapeFrame | undefined = frame; f && f.key !== undefined; f = f.parent) keys.push(f.key);
+  let path = 'body';
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const key = keys[i]!;
+    path = typeof key === 'number' ? `${path}[${key}]` : path === 'body' ? key : at(path, key);
+  }
+  return path;
 }
 
 const isNode = (value: unknown): value is object => typeof value === 'object' && value !== null;

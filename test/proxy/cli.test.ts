@@ -85,6 +85,20 @@ describe('configFromEnv: CORS headers and log format', () => {
     expect('logFormat' in text && text.logFormat).toBe('text');
     expect('logFormat' in json && json.logFormat).toBe('json');
   });
+
+  it('reads ENGAGE_STORE_FAILURE (forward by default) and ENGAGE_REQUEST_TIMEOUT_MS (10 s by default), refusing others naming the variable and the rule', () => {
+    const defaults = configFromEnv(base);
+    const chosen = configFromEnv({ ...base, ENGAGE_STORE_FAILURE: 'Retry', ENGAGE_REQUEST_TIMEOUT_MS: '3000' });
+    expect('options' in defaults && [defaults.options.storeFailure, defaults.requestTimeoutMs]).toEqual(['forward', 10_000]);
+    expect('options' in chosen && [chosen.options.storeFailure, chosen.requestTimeoutMs]).toEqual(['retry', 3_000]);
+    const wrong = configFromEnv({ ...base, ENGAGE_STORE_FAILURE: 'drop', ENGAGE_REQUEST_TIMEOUT_MS: '500' });
+    expect('errors' in wrong && wrong.errors).toEqual([
+      "ENGAGE_STORE_FAILURE must be forward (events go on without a claim while the store fails) or retry (503 + Retry-After: the tracker re-sends) (got 'drop')",
+      "ENGAGE_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 300000 (got '500')",
+    ]);
+    const words = configFromEnv({ ...base, ENGAGE_REQUEST_TIMEOUT_MS: '10s' });
+    expect('errors' in words && words.errors).toEqual(["ENGAGE_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 300000 (got '10s')"]);
+  });
 });
 
 describe('engage-proxy (built)', () => {

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { createDurableObjectStore, type EngageStoreNamespace } from '../../src/proxy/cloudflare';
 import type { StoreCall } from '../../src/proxy/stores/engage-store-object';
+import { createProxy } from '../../src/proxy/create-proxy';
+import { withProbes } from '../../src/proxy/probes';
 
 function namespace(answer: (object: string, call: StoreCall) => unknown) {
   const calls: Array<{ object: string; call: StoreCall }> = [];
@@ -76,5 +78,20 @@ describe('createDurableObjectStore', () => {
     expect(() => createDurableObjectStore(binding, { shards: 0 })).toThrow('createDurableObjectStore: shards must be a positive integer (got 0)');
     expect(() => createDurableObjectStore(binding, { timeoutMs: -1 })).toThrow('createDurableObjectStore: timeoutMs must be a positive number of milliseconds (got -1)');
     expect(() => createDurableObjectStore({} as EngageStoreNamespace)).toThrow('namespace must be a Durable Object namespace binding');
+  });
+});
+
+describe('an object that says why it cannot serve (EngageStore bound without SQLite)', () => {
+  it('/readyz is 503 with the object’s own reason; a claim rejects carrying it as the hint', async () => {
+    const hint = 'EngageStore needs SQLite storage: declare the class with new_sqlite_classes in its wrangler migration';
+    const binding: EngageStoreNamespace = {
+      idFromName: (name) => ({ name }),
+      get: () => ({ fetch: async () => ({ ok: false, status: 500, json: async () => ({ error: `${hint} (SQL is not enabled)`, hint }) }) }),
+    };
+    const store = createDurableObjectStore(binding);
+    await expect(store.claim(['ev:{W}:x'], 'owner', 1000)).rejects.toMatchObject({ cause: { hint } });
+    const options = { workspaceId: 'W', keys: { personalize: 'k' }, sdkUrl: 'http://127.0.0.1:1' };
+    const res = await withProbes(createProxy({ ...options, store }), { options, store })(new Request('http://proxy.test/readyz'));
+    expect([res.status, await res.json()]).toEqual([503, { status: 'not ready', checks: { keys: 'ok', store: `unreachable: ${hint}` } }]);
   });
 });

@@ -36,9 +36,9 @@ const { worker: WORKER, wrangler: WRANGLER } = recipe();
 const binding = WRANGLER.durable_objects.bindings[0]!;
 
 /** One workerd running the script as two Workers, A holding the objects and B bound to them. */
-function twoIsolates(script: string, options: { persist?: string; className?: string; logs?: string[] } = {}): Miniflare {
+function twoIsolates(script: string, options: { persist?: string; className?: string; logs?: string[]; useSQLite?: boolean } = {}): Miniflare {
   const bindings = { ...WRANGLER.vars, ENGAGE_WORKSPACE_ID: WORKSPACE, ENGAGE_SDK_URL: upstream.url, ENGAGE_PERSONALIZE_KEY: KEYS.personalize };
-  const useSQLite = WRANGLER.migrations.some((migration) => migration.new_sqlite_classes?.includes(binding.class_name));
+  const useSQLite = options.useSQLite ?? WRANGLER.migrations.some((migration) => migration.new_sqlite_classes?.includes(binding.class_name));
   const className = options.className ?? binding.class_name;
   return new Miniflare({
     host: '127.0.0.1',
@@ -182,6 +182,24 @@ export class BrokenStore {
     const entries = logs.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { status?: number; storeErrors?: number });
     const requests = entries.filter((entry) => entry.status === 200);
     expect(requests.map((entry) => entry.storeErrors! > 0)).toEqual([true, true]);
+  } finally {
+    await mf.dispose();
+  }
+}, 60_000);
+
+it('EngageStore declared with new_classes (key-value storage): no event lost, and every failure names the fix, not only a counter', async () => {
+  upstream.emulator.reset();
+  const logs: string[] = [];
+  const logged = await bundle(WORKER.replace('store: createDurableObjectStore(env.ENGAGE_STORE),', '$& logger: (entry) => console.log(JSON.stringify(entry)),'));
+  const mf = twoIsolates(logged, { logs, useSQLite: false });
+  try {
+    await mf.ready;
+    expect(await post(mf, 'a', JSON.stringify(experienceBody(4)))).toEqual([200, null]);
+    expect(await upstream.experienceEvents()).toMatchObject({ unique: 4, duplicates: 0 });
+    await expect.poll(() => logs.filter((line) => line.includes('"path":"/engage/v1/experiences/events"')).length).toBe(1);
+    const entry = JSON.parse(logs.find((line) => line.includes('"path":"/engage/v1/experiences/events"'))!) as { message: string; storeErrors?: number };
+    expect(entry.storeErrors).toBeGreaterThan(0);
+    expect(entry.message).toMatch(/EngageStore needs SQLite storage: declare the class with new_sqlite_classes in its wrangler migration/);
   } finally {
     await mf.dispose();
   }

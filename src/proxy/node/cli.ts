@@ -21,6 +21,15 @@ async function main(): Promise<void> {
     return;
   }
   if (config.workers > 1 && cluster.isPrimary) {
+    // Checked once here, so a wrong password stops the CLI instead of every worker dying and
+    // being restarted in a loop.
+    try {
+      await (await connectRedis(config.redisUrl!)).close();
+    } catch (error) {
+      console.error(`engage-proxy: ENGAGE_REDIS_URL: ${(error as Error).message}`);
+      process.exitCode = 1;
+      return;
+    }
     // The workers check the options (createProxy) again; the primary only says where they serve.
     runPrimary(config.workers, ({ address, port }) => {
       const host = address.includes(':') ? `[${address}]` : address;
@@ -29,7 +38,16 @@ async function main(): Promise<void> {
     return;
   }
   // The one place the store is made: the proxy and the readiness probe must share it.
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  let redis;
+  try {
+    redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  } catch (error) {
+    // A wrong password or a URL that cannot name the cluster: retrying would never help. The
+    // message carries the URL with its password masked, never the password.
+    console.error(`engage-proxy: ENGAGE_REDIS_URL: ${(error as Error).message}`);
+    process.exitCode = 1;
+    return;
+  }
   const store: ProxyStore = redis?.store ?? createMemoryStore();
   const metrics = createMetrics();
   const log = createRequestLog(config.logFormat, config.logLevel, cluster.worker?.id);
@@ -50,10 +68,18 @@ async function main(): Promise<void> {
     return;
   }
   const scraped = cluster.isWorker ? clusterMetrics(metrics) : metrics;
-  const handler = withProbes(proxy, { options: config.options, store, metrics: scraped });
-  const server = await serve(handler, { port: config.port, host: config.host });
+  const handler = withProbes(proxy, {
+    options: config.options,
+    store,
+    metrics: scraped,
+    // Once per change, not per probe: what is not ready and why, then that it is ready again.
+    onChange: (line, ready) => (ready ? console.log : console.error)(`engage-proxy: ${line}`),
+  });
+  const server = await serve(handler, { port: config.port, host: config.host, requestTimeoutMs: config.requestTimeoutMs, onRequestTimeout: () => metrics.requestTimedOut() });
   if (cluster.isPrimary) {
-    const where = redis ? `${redactRedisUrl(config.redisUrl!)}${redis.connected ? '' : ' (not reachable yet: serving without limits and memory until it is)'}` : 'memory';
+    const where = redis
+      ? `${redactRedisUrl(config.redisUrl!)}${redis.cluster ? ' (Redis Cluster)' : ''}${redis.connected ? '' : ` (ENGAGE_REDIS_URL not reachable yet: ${redis.firstError ?? 'no answer'}; not ready, ${config.options.storeFailure === 'retry' ? 'answering 503 to events' : 'serving without limits and memory'} until it is)`}`
+      : 'memory';
     console.log(`engage-proxy: ${announce(config, server.url)}; store: ${where}`);
   }
   const stop = () => {
@@ -78,13 +104,16 @@ function announce(config: EnvConfig, url: string): string {
 async function connectRedis(url: string) {
   const { connectRedisStore } = await import('../stores/redis-connect');
   let quietUntil = 0;
-  return connectRedisStore(url, {
+  let firstError: string | undefined;
+  const connection = await connectRedisStore(url, {
     onError: (error) => {
+      firstError ??= error.message;
       if (Date.now() < quietUntil) return;
       quietUntil = Date.now() + 10_000;
-      console.error(`engage-proxy: redis: ${error.message} (serving without limits and memory while it lasts)`);
+      console.error(`engage-proxy: redis: ${error.message} (store calls fail while it lasts)`);
     },
   });
+  return Object.assign(connection, { firstError });
 }
 
 main().catch((error: unknown) => {

@@ -74,8 +74,10 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
       // As a Web body's text() does: a byte-order mark is not part of the JSON.
       resolve({ text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
     });
-    req.once('error', () => resolve({ failed: true }));
-    req.once('aborted', () => resolve({ failed: true }));
+    // Ended by serve's deadline: the socket was destroyed with Node's request-timeout error.
+    const failed = () => resolve((req.socket as { errored?: { code?: string } } | null)?.errored?.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? { timedOut: true } : { failed: true });
+    req.once('error', failed);
+    req.once('aborted', failed);
   });
 }
 

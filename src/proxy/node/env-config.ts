@@ -22,7 +22,12 @@ export interface EnvConfig {
   redisUrl?: string;
   /** `ENGAGE_WORKERS`: processes serving the port (`auto`: one per core); 1 = this process alone. */
   workers: number;
+  /** `ENGAGE_REQUEST_TIMEOUT_MS`: a request's headers and body must all arrive within this (408 otherwise). */
+  requestTimeoutMs: number;
 }
+
+/** Default `ENGAGE_REQUEST_TIMEOUT_MS`: a browser's ≤ 64 KB body takes about 10 s at 50 kbit/s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /**
  * Reads the `engage-proxy` configuration from environment variables. Every problem is collected
@@ -36,7 +41,8 @@ export interface EnvConfig {
  * (comma-separated request headers a cross-origin page may send, added to `Content-Type` and,
  * with an admin token, `Authorization`); ENGAGE_LOG_FORMAT (`text` or `json`); ENGAGE_LOG_LEVEL (`info`, `warn`, `error`, `off`);
  * ENGAGE_WORKERS (a number of processes, or `auto`: one per core; more than 1 needs
- * ENGAGE_REDIS_URL); ENGAGE_RATE_LIMITS (see
+ * ENGAGE_REDIS_URL); ENGAGE_STORE_FAILURE (`forward` or `retry`: what a request does while the
+ * store cannot claim); ENGAGE_REQUEST_TIMEOUT_MS (headers and body within it, else 408); ENGAGE_RATE_LIMITS (see
  * rate-limits-env.ts: `off`, or rules like `experienceEvents.client=600/min`); ENGAGE_REDIS_URL (`redis://[user:password@]host:port[/db]`
  * or `rediss://`: the store shared by several instances); PORT (default
  * 8787); HOST (default 127.0.0.1).
@@ -89,6 +95,15 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
   if (missing.length) errors.unshift(`missing environment variable${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
   const rateLimits = rateLimitsFromEnv(get('ENGAGE_RATE_LIMITS'));
   if ('errors' in rateLimits) errors.push(...rateLimits.errors);
+  const storeFailure = (get('ENGAGE_STORE_FAILURE') ?? 'forward').toLowerCase();
+  if (storeFailure !== 'forward' && storeFailure !== 'retry') {
+    errors.push(`ENGAGE_STORE_FAILURE must be forward (events go on without a claim while the store fails) or retry (503 + Retry-After: the tracker re-sends) (got '${get('ENGAGE_STORE_FAILURE')}')`);
+  }
+  const timeoutText = get('ENGAGE_REQUEST_TIMEOUT_MS') ?? String(DEFAULT_REQUEST_TIMEOUT_MS);
+  const requestTimeoutMs = Number(timeoutText);
+  if (!/^\d+$/.test(timeoutText) || requestTimeoutMs < 1_000 || requestTimeoutMs > 300_000) {
+    errors.push(`ENGAGE_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 300000 (got '${timeoutText}')`);
+  }
   const redisUrl = get('ENGAGE_REDIS_URL');
   // Named, never shown: the URL may carry a password.
   if (redisUrl && !/^rediss?:\/\//i.test(redisUrl)) errors.push('ENGAGE_REDIS_URL must start with redis:// or rediss://');
@@ -111,9 +126,10 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
     allowedHeaders: uniqueHeaders(['Content-Type', ...(adminToken ? ['Authorization'] : []), ...extraHeaders]),
     operations: known,
     rateLimits: 'limits' in rateLimits ? rateLimits.limits : undefined,
+    storeFailure: storeFailure as 'forward' | 'retry',
   };
   if (adminToken) options.authorize = (request) => sameSecret(request.headers.get('authorization') ?? '', `Bearer ${adminToken}`);
-  return { options, port, host: get('HOST') ?? '127.0.0.1', logFormat, logLevel, redisUrl, workers };
+  return { options, port, host: get('HOST') ?? '127.0.0.1', logFormat, logLevel, redisUrl, workers, requestTimeoutMs };
 }
 
 /** Header names are case-insensitive: keep the first spelling of each. */

@@ -1,6 +1,7 @@
 // Prometheus metrics for the proxy on Node, built from its per-request log entries. prom-client
 // writes the exposition format (escaping, histogram buckets, HELP/TYPE lines), so we don't.
 import { Counter, Histogram, Registry } from 'prom-client';
+import { STORE_ERROR_KINDS } from '../stores/store-error';
 import type { ProxyLogEntry, ProxyLogger } from '../types';
 
 export interface MetricsOptions {
@@ -19,6 +20,8 @@ export interface MetricsOptions {
 export interface ProxyMetrics {
   /** Pass as (or call from) the proxy's `logger`: one entry per request feeds every metric. */
   logger: ProxyLogger;
+  /** Counts a request ended by the server's deadline (pass as `serve`'s `onRequestTimeout`). */
+  requestTimedOut(): void;
   registry: Registry;
   /** `Content-Type` of `render()`'s text. */
   contentType: string;
@@ -83,9 +86,22 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     help: 'Store operations that failed (the request was served without limits or UUID memory).',
     registers,
   });
+  const storeErrorKinds = new Counter({
+    name: `${prefix}store_errors_by_kind_total`,
+    help: 'Store operations that failed, by kind: redirection (MOVED, ASK, CROSSSLOT: a cluster read through a single-node client, slots moving), timeout, connection (a node down or refusing, a wrong password, a shard without a master), script, other.',
+    labelNames: ['kind'] as const,
+    registers,
+  });
+  const timeouts = new Counter({
+    name: `${prefix}request_timeouts_total`,
+    help: 'Requests ended because their headers or body did not all arrive within the deadline (ENGAGE_REQUEST_TIMEOUT_MS), answered 408 where still possible.',
+    registers,
+  });
+  timeouts.inc(0);
   // Created at 0 so a dashboard shows the series before the first failure.
   deduplicated.inc(0);
   storeErrors.inc(0);
+  for (const kind of STORE_ERROR_KINDS) storeErrorKinds.inc({ kind }, 0);
 
   const logger = (entry: ProxyLogEntry): void => {
     const operation = entry.operation ?? 'none';
@@ -96,6 +112,7 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     if (entry.attempts !== undefined && entry.attempts > 1) retries.inc({ operation }, entry.attempts - 1);
     if (entry.limited) limited.inc({ operation, budget: entry.limited });
     if (entry.storeErrors) storeErrors.inc(entry.storeErrors);
+    if (entry.storeErrorKinds) for (const [kind, count] of Object.entries(entry.storeErrorKinds)) storeErrorKinds.inc({ kind }, count);
   };
-  return { logger, registry, contentType: registry.contentType, render: () => registry.metrics() };
+  return { logger, requestTimedOut: () => timeouts.inc(), registry, contentType: registry.contentType, render: () => registry.metrics() };
 }

@@ -21,6 +21,16 @@ export interface ServeOptions {
   port?: number;
   /** @default '127.0.0.1' */
   host?: string;
+  /**
+   * A request's headers and body must all have arrived within this many ms; past it the request
+   * is answered 408 (when nothing was written yet) and its connection closed, so a client that
+   * trickles bytes holds a socket for seconds, not Node's default 5 minutes. Checked every
+   * `min(1 s, requestTimeoutMs / 10)`, so a request ends at most that much after its deadline.
+   * @default 10000 (a browser's ≤ 64 KB body at 50 kbit/s)
+   */
+  requestTimeoutMs?: number;
+  /** Called for each request ended by `requestTimeoutMs` (e.g. to count it). */
+  onRequestTimeout?: () => void;
 }
 
 export interface RunningServer {
@@ -41,8 +51,30 @@ export interface RunningServer {
  */
 export async function serve(handler: Handler, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const server = createServer(createNodeMiddleware(handler));
+  const requestTimeout = options.requestTimeoutMs ?? 10_000;
+  if (!Number.isInteger(requestTimeout) || requestTimeout <= 0) {
+    throw new RangeError(`serve: requestTimeoutMs must be a positive whole number of milliseconds (got ${requestTimeout})`);
+  }
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      // Node checks the deadlines on this interval (30 s by default, far past a short deadline).
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(requestTimeout / 10))),
+    },
+    createNodeMiddleware(handler),
+  );
   server.keepAliveTimeout = 5_000;
+  // Node's own answer to a client error, plus the count of the requests ended by the deadline.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') options.onRequestTimeout?.();
+    const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !response?.headersSent) {
+      const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? '400 Bad Request';
+      socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    }
+    socket.destroy(error);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, resolve);
@@ -59,6 +91,13 @@ export async function serve(handler: Handler, options: ServeOptions = {}): Promi
       }),
   };
 }
+
+// As Node answers them when no 'clientError' listener is set.
+const CLIENT_ERROR_STATUS: Record<string, string> = {
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
+};
 
 /** A Node `(req, res)` listener, as Express, Connect, Fastify (`reply.raw`) and `http.createServer` take. */
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;

@@ -1,19 +1,12 @@
 import type { ClaimState, ProxyStore } from '../types';
 
 /**
- * Store key of an experience event: scoped by workspace, UUIDs compared lowercase. The workspace
- * is a Redis Cluster hash tag, so one request's keys share a slot and go in one script; the
- * workspaces spread over the shards (one workspace's event rate is bounded by the upstream's).
- */
-export function eventKey(workspaceId: string, uuid: string): string {
-  return `ev:{${workspaceId}}:${uuid}`;
-}
-
-/**
  * One request's claims on the event UUIDs it carries, so that each event is forwarded by one
  * request at a time, whichever instance it reaches. Every store failure is reported through
- * `onStoreError` and resolved towards delivery: an unclaimable event is forwarded anyway (a
- * possible duplicate, which the upstream deduplicates), never dropped or held.
+ * `onStoreError`. With the `forward` policy a claim that fails is resolved towards delivery: the
+ * event is forwarded anyway (a possible duplicate, which the upstream deduplicates); with `retry`
+ * the events stay pending and `failed` is set, so the request answers 503 and the tracker keeps
+ * them for a later attempt. Never dropped.
  */
 export class Claims {
   /** Claimed by this request and not yet forwarded. */
@@ -22,6 +15,8 @@ export class Claims {
   pending: string[];
   /** Accepted upstream before this request could forward them (answered from memory). */
   readonly accepted = new Set<string>();
+  /** A claim failed under the `retry` policy: what is pending must not be forwarded by this request. */
+  failed = false;
   private readonly owner = crypto.randomUUID();
   /**
    * Each UUID's store key, made once: the same string object at claim and at commit lets a
@@ -31,14 +26,15 @@ export class Claims {
 
   constructor(
     private readonly store: ProxyStore,
-    workspaceId: string,
+    eventKey: (uuid: string) => string,
     uuids: readonly string[],
     private readonly ttl: { claimMs: number; acceptedMs: number },
-    private readonly onStoreError: (message: string) => void,
+    private readonly onStoreError: (message: string, error: unknown) => void,
+    private readonly onFailure: 'forward' | 'retry' = 'forward',
   ) {
     for (const uuid of uuids) {
       const lower = uuid.toLowerCase();
-      if (!this.keyOf.has(lower)) this.keyOf.set(lower, eventKey(workspaceId, lower));
+      if (!this.keyOf.has(lower)) this.keyOf.set(lower, eventKey(lower));
     }
     this.pending = [...this.keyOf.keys()];
   }
@@ -50,8 +46,13 @@ export class Claims {
     let states: ClaimState[];
     try {
       states = await this.store.claim(this.keys(uuids), this.owner, this.ttl.claimMs);
-    } catch {
-      this.onStoreError('store failed: events forwarded without a claim');
+    } catch (error) {
+      if (this.onFailure === 'retry') {
+        this.onStoreError('store failed: events not claimed, answered 503 for a retry', error);
+        this.failed = true;
+        return;
+      }
+      this.onStoreError('store failed: events forwarded without a claim', error);
       states = uuids.map(() => 'claimed');
     }
     this.pending = [];
@@ -68,8 +69,8 @@ export class Claims {
     this.mine = [];
     try {
       await this.store.commit(this.keys(uuids), this.ttl.acceptedMs);
-    } catch {
-      this.onStoreError('store failed: accepted events not remembered');
+    } catch (error) {
+      this.onStoreError('store failed: accepted events not remembered', error);
     }
   }
 
@@ -80,9 +81,9 @@ export class Claims {
     if (uuids.length === 0) return;
     try {
       await this.store.release(this.keys(uuids), this.owner);
-    } catch {
+    } catch (error) {
       // The claims expire by themselves; until then other requests wait or get a 503.
-      this.onStoreError('store failed: claims not released');
+      this.onStoreError('store failed: claims not released', error);
     }
   }
 

@@ -3,7 +3,8 @@
 
 import type { ProxyConnectionInfo } from '../types';
 
-export type BodyResult = { text: string } | { tooLarge: true } | { failed: true };
+/** The body's text, or why there is none: over the limit, unreadable, or not arrived by the edge's deadline. */
+export type BodyResult = { text: string } | { tooLarge: true } | { failed: true } | { timedOut: true };
 
 /** One request as the pipeline reads it. */
 export interface Exchange extends ProxyConnectionInfo {

@@ -17,6 +17,13 @@ import { forward, sleep, type ForwardResult } from './forward';
 import { charge, DEFAULT_RATE_LIMITS, overLimit, release, type LimitCheck } from './rate-limit';
 import { matchRoute } from './routes';
 import { validateBody } from './validate';
+import { storeErrorHint, storeErrorKind } from '../stores/store-error';
+
+/**
+ * `Retry-After` of a 503 the `retry` store policy answers: about a failover (a replica is promoted
+ * after the cluster's node timeout, seconds), and the tracker's own backoff adds to it.
+ */
+const STORE_RETRY_AFTER_SECONDS = 2;
 
 /** The stages over `send`, with the log entry and the last-resort guard around them. */
 export function createPipeline(config: Config, send: Send): Pipeline {
@@ -103,6 +110,8 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
   if ('tooLarge' in read) {
     return refuseWith({ status: 413, message: `Payload size exceeds ${config.maxBody[operation]} bytes` });
   }
+  // The Node edge's deadline (serve's requestTimeoutMs) ended it; Node already answered 408.
+  if ('timedOut' in read) return refuseWith({ status: 408, message: 'The request body did not arrive in time' });
   if ('failed' in read) return refuseWith({ status: 400, message: 'Request body could not be read', type: 'Malformed JSON' });
   let body: unknown;
   try {
@@ -135,7 +144,9 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
   const peer = forwardedFor(exchange.clientAddress, exchange.header('x-forwarded-for'), config.trusted);
   log.clientAddress = peer.client;
   const limits = config.options.rateLimits?.[operation] ?? DEFAULT_RATE_LIMITS[operation];
-  const units = countUnits(operation, body);
+  // Experience events' UUIDs, walked once: they are both the units and what is claimed.
+  const uuids = operation === 'experienceEvents' ? eventUuids(body) : undefined;
+  const units = uuids ? uuids.length : countUnits(operation, body);
   const budget = (scope: LimitCheck['scope'], name: string) => (rule: LimitCheck['rule']): LimitCheck => ({ scope, name, amount: units, rule });
   const checks = [
     ...(limits.client ?? []).map(budget('client', `rl:${config.workspaceId}:${operation}:client:${peer.client}`)),
@@ -143,16 +154,27 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
   ];
   const claims =
     operation === 'experienceEvents' && config.dedupWindowMs > 0
-      ? new Claims(config.store, config.workspaceId, eventUuids(body), { claimMs: config.claimTtlMs, acceptedMs: config.dedupWindowMs }, (message) =>
-          storeFailed(log, message),
+      ? new Claims(
+          config.store,
+          config.eventKey,
+          uuids!,
+          { claimMs: config.claimTtlMs, acceptedMs: config.dedupWindowMs },
+          (message, error) => storeFailed(log, message, error),
+          config.storeFailure,
         )
       : undefined;
   const limitedAt = Date.now();
   const [totals] = await Promise.all([charged(config, checks, limitedAt, log), claims?.take()]);
+  if (claims?.failed) {
+    // The `retry` policy: nothing forwarded without a claim; the tracker keeps the events and
+    // re-sends them once the store (a shard's new master) can claim again.
+    if (totals) await release(config.store, checks, limitedAt).catch((error) => storeFailed(log, 'store failed: budget not given back', error));
+    return refuseWith({ status: 503, message: 'The proxy cannot claim these events right now; retry', retryAfter: STORE_RETRY_AFTER_SECONDS });
+  }
   // The workspace pays only for events this request may forward, not those accepted already.
   const refused = totals && overLimit(checks, totals, limitedAt, (check) => (check.scope === 'workspace' ? (claims?.accepted.size ?? 0) : 0));
   if (refused) {
-    await Promise.all([claims?.release(), release(config.store, checks, limitedAt).catch(() => storeFailed(log, 'store failed: budget not given back'))]);
+    await Promise.all([claims?.release(), release(config.store, checks, limitedAt).catch((error) => storeFailed(log, 'store failed: budget not given back', error))]);
     log.limited = refused.check.scope;
     const message = refused.check.scope === 'client' ? 'Too many requests from this client' : 'Workspace rate limit reached';
     return refuseWith({ status: 429, message, retryAfter: refused.retryAfter });
@@ -205,7 +227,7 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
         if (exchange.waitUntil) exchange.waitUntil(committing);
         else await committing;
       }
-      if (claims.pending.length === 0 || Date.now() >= deadline) break;
+      if (claims.pending.length === 0 || claims.failed || Date.now() >= deadline) break;
       await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
       await claims.take();
     }
@@ -215,10 +237,13 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
     // The workspace budget pays for what reached the upstream, not for what others forwarded.
     const unused = units - attempted;
     const workspaceChecks = checks.filter((check) => check.scope === 'workspace').map((check) => ({ ...check, amount: unused }));
-    if (unused > 0) await release(config.store, workspaceChecks, limitedAt).catch(() => storeFailed(log, 'store failed: budget not given back'));
+    if (unused > 0) await release(config.store, workspaceChecks, limitedAt).catch((error) => storeFailed(log, 'store failed: budget not given back', error));
     const dedupHeader: Record<string, string> = deduplicated > 0 ? { 'x-engage-deduplicated': String(deduplicated) } : {};
     if (claims.pending.length > 0 && (!result || isSuccess(result))) {
       // Never a 2xx for an event the upstream has not accepted: the tracker re-sends it later.
+      if (claims.failed) {
+        return refuseWith({ status: 503, message: 'The proxy cannot claim these events right now; retry', retryAfter: STORE_RETRY_AFTER_SECONDS, headers: dedupHeader });
+      }
       log.level = 'warn';
       log.message = `${claims.pending.length} event(s) still being forwarded by another request`;
       return refuseWith({ status: 503, message: 'Some events are being forwarded by another request; retry', retryAfter: 1, headers: dedupHeader });
@@ -252,8 +277,6 @@ async function loadKey(config: Config, tile: keyof ProxyKeys, log: ProxyLogEntry
 
 function countUnits(operation: Operation, body: unknown): number {
   if (operation === 'events') return isObject(body) && Array.isArray(body.actions) ? body.actions.length : 1;
-  // Validated already: every action carries its UUID.
-  if (operation === 'experienceEvents') return eventUuids(body).length;
   return 1;
 }
 
@@ -263,14 +286,18 @@ async function charged(config: Config, checks: LimitCheck[], now: number, log: P
   if (checks.length === 0) return undefined;
   try {
     return await charge(config.store, checks, now);
-  } catch {
-    storeFailed(log, 'store failed: rate limit skipped');
+  } catch (error) {
+    storeFailed(log, 'store failed: rate limit skipped', error);
     return undefined;
   }
 }
 
-function storeFailed(log: ProxyLogEntry, message: string): void {
+function storeFailed(log: ProxyLogEntry, message: string, error: unknown): void {
   log.level = 'warn';
-  log.message = message;
+  // A store that knows the cause (a misdeclared Durable Object class) has it named in the log.
+  const hint = storeErrorHint(error);
+  log.message = hint ? `${message} (${hint})` : message;
   log.storeErrors = (log.storeErrors ?? 0) + 1;
+  const kind = storeErrorKind(error);
+  (log.storeErrorKinds ??= {})[kind] = (log.storeErrorKinds[kind] ?? 0) + 1;
 }

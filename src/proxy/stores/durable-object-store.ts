@@ -70,9 +70,12 @@ export function createDurableObjectStore(namespace: EngageStoreNamespace, option
     const answer = namespace
       .get(ids[shard])
       .fetch('https://engage-store/', { method: 'POST', body: JSON.stringify(call) })
-      .then((response) => {
-        if (!response.ok) throw new Error(`answered ${response.status}`);
-        return response.json();
+      .then(async (response) => {
+        if (response.ok) return response.json();
+        // The object may say why (EngageStore without SQLite storage): carried as the error's hint.
+        const body = (await response.json().catch(() => null)) as { error?: unknown; hint?: unknown } | null;
+        const error = new Error(`answered ${response.status}${typeof body?.error === 'string' ? `: ${body.error}` : ''}`);
+        throw typeof body?.hint === 'string' ? Object.assign(error, { hint: body.hint }) : error;
       });
     return timeLimit(`Durable Object store: ${call.op}`, timeoutMs, answer);
   }

@@ -23,6 +23,8 @@ export interface EngageStoreState {
 }
 
 const ACCEPTED = 'a';
+const NEEDS_SQLITE =
+  'EngageStore needs SQLite storage: declare the class with new_sqlite_classes in its wrangler migration (new_classes gives key-value storage, which it cannot use)';
 /**
  * How often expired rows are swept. Expiry itself is lazy (a row past its time reads as absent),
  * so this only bounds storage: event UUIDs are never read again once accepted, and without a
@@ -40,21 +42,33 @@ export class EngageStore {
   /** Whether an alarm is set: the first write after an idle sweep sets the next one. */
   private sweepSet = true;
 
+  /** Why this object cannot serve (a class bound without SQLite storage), answered to every call. */
+  private readonly unusable?: string;
+
   constructor(
     private readonly state: EngageStoreState,
     _env?: unknown,
   ) {
-    this.sql = state.storage.sql;
-    // WITHOUT ROWID: the key is the lookup, so the table is the index.
-    this.sql.exec('CREATE TABLE IF NOT EXISTS marks (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER NOT NULL) WITHOUT ROWID');
-    this.sql.exec('CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, expires INTEGER NOT NULL) WITHOUT ROWID');
-    this.sql.exec('CREATE INDEX IF NOT EXISTS marks_expires ON marks (expires)');
+    try {
+      this.sql = state.storage.sql;
+      // WITHOUT ROWID: the key is the lookup, so the table is the index.
+      this.sql.exec('CREATE TABLE IF NOT EXISTS marks (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER NOT NULL) WITHOUT ROWID');
+      this.sql.exec('CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL, expires INTEGER NOT NULL) WITHOUT ROWID');
+      this.sql.exec('CREATE INDEX IF NOT EXISTS marks_expires ON marks (expires)');
+    } catch (error) {
+      // A class declared with `new_classes` (key-value storage) has no SQL: say so on every call,
+      // so the Worker's logs and readiness name the fix instead of only counting failures.
+      this.sql = undefined as never;
+      this.unusable = `${NEEDS_SQLITE} (${(error as Error)?.message ?? String(error)})`;
+      return;
+    }
     void state.blockConcurrencyWhile(async () => {
       this.sweepSet = (await state.storage.getAlarm()) !== null;
     });
   }
 
   async fetch(request: Request): Promise<Response> {
+    if (this.unusable) return Response.json({ error: this.unusable, hint: NEEDS_SQLITE }, { status: 500 });
     let call: StoreCall;
     try {
       call = (await request.json()) as StoreCall;

@@ -40,7 +40,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
       const t = now();
       let counter = counters.get(key);
       if (!counter || counter.expiresAt <= t) {
-        counter = counters.add(key, 0, t + ttlMs);
+        counter = counters.add(key, 0, t + ttlMs, counter);
         counters.trim(t);
       }
       counter.value += amount;
@@ -51,7 +51,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ProxyStore 
       const states = keys.map((key): ClaimState => {
         const entry = marks.get(key);
         if (entry && entry.expiresAt > t) return entry.value === ACCEPTED ? 'accepted' : entry.value === owner ? 'claimed' : 'pending';
-        marks.add(key, owner, t + ttlMs);
+        marks.add(key, owner, t + ttlMs, entry);
         return 'claimed';
       });
       marks.trim(t);
@@ -84,6 +84,8 @@ interface Entry<V> {
   readonly key: string;
   value: V;
   expiresAt: number;
+  /** Still the Map's entry for its key: trim() reads this instead of looking the key up again. */
+  live: boolean;
 }
 
 /**
@@ -91,7 +93,8 @@ interface Entry<V> {
  * is kept in a queue of its own, not by walking the Map from its old end: V8 leaves a deleted
  * entry there as a hole until its next rehash, and every walk skips the holes one by one (tens
  * of thousands in a full store, most of a request's CPU). A queued entry no longer in the Map
- * (deleted, or its key re-added) is stale and skipped.
+ * (deleted, or its key re-added) is stale (`live` false) and skipped without a lookup: in a full
+ * store every lookup is a cache miss or two, and trimming met one per event.
  */
 class Bounded<V> {
   private readonly map = new Map<string, Entry<V>>();
@@ -111,14 +114,18 @@ class Bounded<V> {
    * the Map's, so the old entry is overwritten where it stands (one hash lookup, not two) and its
    * queue slot goes stale: trim() skips an entry the Map no longer holds.
    */
-  add(key: string, value: V, expiresAt: number): Entry<V> {
-    const entry = { key, value, expiresAt };
+  add(key: string, value: V, expiresAt: number, previous?: Entry<V>): Entry<V> {
+    // The caller looked the key up already: the entry it found (if any) is the one replaced.
+    if (previous) previous.live = false;
+    const entry = { key, value, expiresAt, live: true };
     this.map.set(key, entry);
     this.queue.push(entry);
     return entry;
   }
 
   delete(key: string): void {
+    const entry = this.map.get(key);
+    if (entry) entry.live = false;
     this.map.delete(key);
   }
 
@@ -127,9 +134,12 @@ class Bounded<V> {
     const { map, queue } = this;
     while (this.head < queue.length) {
       const entry = queue[this.head]!;
-      const live = map.get(entry.key) === entry;
+      const live = entry.live;
       if (live && map.size <= this.max && entry.expiresAt > now) break;
-      if (live) map.delete(entry.key);
+      if (live) {
+        entry.live = false;
+        map.delete(entry.key);
+      }
       queue[this.head++] = undefined;
     }
     // Compact now and then (amortized O(1)), dropping stale entries left behind a long-lived one.
@@ -137,7 +147,7 @@ class Bounded<V> {
       this.queue = queue.slice(this.head);
       this.head = 0;
     } else if (queue.length - this.head > 2 * this.max + 1024) {
-      this.queue = queue.slice(this.head).filter((entry) => map.get(entry!.key) === entry);
+      this.queue = queue.slice(this.head).filter((entry) => entry!.live);
       this.head = 0;
     }
   }

@@ -1,18 +1,20 @@
-// The proxy's shared state in Redis, over a node-redis client the caller made and connected.
-// Value imports: none from `redis` (only its shape, below), so this file runs with any client
-// that has these three methods.
+// The proxy's shared state in Redis or a Redis Cluster, over a node-redis client the caller made
+// and connected. Value imports: none from `redis` (only its shape, below), so this file runs with
+// any client that has these methods.
 import { createHash } from 'node:crypto';
+import { hashTag } from './cluster-slot';
 import { timeLimit } from './time-limit';
 import type { ClaimState, ProxyStore } from '../types';
 
 /**
- * The three methods of a node-redis v5/v6 client (`createClient()` from `redis`, connected) this
- * store calls. A `RedisClientType` fits as is; another client fits through a small adapter.
+ * The methods of a node-redis v5/v6 client this store calls: a single-node client
+ * (`createClient()`) or a cluster client (`createCluster()`), connected. Either fits as is;
+ * another client fits through a small adapter.
  */
 export interface RedisStoreClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  ping(): Promise<unknown>;
+  ping?(): Promise<unknown>;
 }
 
 export interface RedisStoreOptions {
@@ -28,6 +30,13 @@ export interface RedisStoreOptions {
    * @default 500
    */
   timeoutMs?: number;
+  /**
+   * The client talks to a Redis Cluster: a call's keys are sent in one script per hash tag (a
+   * script's keys must share a slot), the groups in parallel. Detected: a node-redis cluster client
+   * (it has `getMasters`) is one.
+   * @default whether the client is a node-redis cluster client
+   */
+  cluster?: boolean;
 }
 
 // Fixed-window counter: INCRBY, and an expiry set only by the call that created the key
@@ -37,8 +46,8 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2], 'NX')
 return value`;
 
 // The calls on event keys take all of a request's keys in one script: one command instead of one
-// per event (in node-redis, ~0.3 ms against ~0.75 ms for 20 keys). The proxy's event keys carry
-// the workspace as a hash tag, so on a Redis Cluster a request's keys share one slot.
+// per event (in node-redis, ~0.3 ms against ~0.75 ms for 20 keys). On a Redis Cluster, one script
+// per hash tag: the proxy tags its event keys with workspace + shard (pipeline/event-keys.ts).
 
 // SET NX GET (Redis >= 7.0) per key: takes it if absent and returns what was there, atomically.
 const CLAIM = `local out = {}
@@ -56,6 +65,8 @@ end
 return 0`;
 
 const ACCEPTED = 'a';
+/** How long a commit waits for others to go with it (see `commit`). */
+const COMMIT_BATCH_MS = 2;
 const CLAIM_PREFIX = 'c:';
 
 /**
@@ -86,16 +97,44 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new RangeError(`createRedisStore: timeoutMs must be a positive number of milliseconds (got ${timeoutMs})`);
   }
+  const cluster = options.cluster ?? typeof (client as { getMasters?: unknown }).getMasters === 'function';
   const shas = new Map([INCREMENT, CLAIM, COMMIT, RELEASE].map((source) => [source, sha1(source)]));
 
-  // EVALSHA sends 40 bytes instead of the script; after a Redis restart (empty script cache) the
-  // first call falls back to EVAL, which caches it again.
+  // EVALSHA sends 40 bytes instead of the script; a node with an empty script cache (restarted, or
+  // a replica just promoted) answers NOSCRIPT once, and EVAL, routed by the same first key to the
+  // same node, caches it there.
   function script(source: string, keys: readonly string[], args: string[]): Promise<unknown> {
-    const call = { keys: keys.map((key) => prefix + key), arguments: args };
+    const call = { keys: keys as string[], arguments: args };
     return client.evalSha(shas.get(source)!, call).catch((error: unknown) => {
       if (String((error as Error)?.message).startsWith('NOSCRIPT')) return client.eval(source, call);
       throw error;
     });
+  }
+
+  /**
+   * One script over `keys` (prefixed here), answered in their order. On a cluster, one script per
+   * hash tag, all sent in the same tick (node-redis writes them to each node's socket together),
+   * so a call costs one round trip per node whatever the number of groups.
+   */
+  function scripted(source: string, keys: readonly string[], args: string[]): Promise<unknown[]> {
+    const full = keys.map((key) => prefix + key);
+    if (!cluster) return script(source, full, args) as Promise<unknown[]>;
+    const groups = new Map<string, number[]>();
+    full.forEach((key, i) => {
+      const tag = hashTag(key);
+      const group = groups.get(tag);
+      if (group) group.push(i);
+      else groups.set(tag, [i]);
+    });
+    if (groups.size === 1) return script(source, full, args) as Promise<unknown[]>;
+    const out: unknown[] = new Array(full.length);
+    return Promise.all(
+      [...groups.values()].map((indexes) =>
+        script(source, indexes.map((i) => full[i]!), args).then((answer) => {
+          if (Array.isArray(answer)) indexes.forEach((index, j) => (out[index] = (answer as unknown[])[j]));
+        }),
+      ),
+    ).then(() => out);
   }
 
   // Calls that timed out and whose commands Redis has not answered yet. While there are any,
@@ -114,8 +153,30 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     });
   }
 
+  // Commits wait up to COMMIT_BATCH_MS and go together: one script (per hash tag on a cluster)
+  // for every request that committed meanwhile, instead of one per request. A commit runs after
+  // the proxy's answer (waitUntil), so the wait costs no request any time; until it lands the
+  // claims stand, and a concurrent re-send waits for it.
+  const commits = new Map<string, { keys: string[]; waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> }>();
+  let commitTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function flushCommits(): Promise<void> {
+    if (commitTimer !== undefined) clearTimeout(commitTimer);
+    commitTimer = undefined;
+    const batches = [...commits];
+    commits.clear();
+    return Promise.all(
+      batches.map(([ttl, batch]) =>
+        bounded('commit', () => scripted(COMMIT, batch.keys, [ACCEPTED, ttl])).then(
+          () => batch.waiters.forEach((waiter) => waiter.resolve()),
+          (error: unknown) => batch.waiters.forEach((waiter) => waiter.reject(error)),
+        ),
+      ),
+    ).then(() => {});
+  }
+
   function sendRelease(keys: readonly string[], owner: string): Promise<unknown> {
-    return script(RELEASE, keys, [CLAIM_PREFIX + owner]);
+    return scripted(RELEASE, keys, [CLAIM_PREFIX + owner]);
   }
 
   function release(keys: readonly string[], owner: string): Promise<void> {
@@ -123,12 +184,13 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     return bounded('release', () => sendRelease(keys, owner)).then(() => {});
   }
 
-  return {
+  const store: ProxyStore & { [FLUSH]: () => Promise<void> } = {
+    [FLUSH]: flushCommits,
     increment(key, amount, ttlMs) {
       if (!Number.isInteger(amount)) {
         return Promise.reject(new TypeError(`Redis store: increment amount must be an integer (got ${amount})`));
       }
-      return bounded('increment', () => script(INCREMENT, [key], [String(amount), String(px(ttlMs))])).then(Number);
+      return bounded('increment', () => script(INCREMENT, [prefix + key], [String(amount), String(px(ttlMs))])).then(Number);
     },
 
     async claim(keys, owner, ttlMs) {
@@ -137,13 +199,14 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
       let sent = false;
       let previous: unknown[];
       try {
-        previous = (await bounded('claim', () => {
+        previous = await bounded('claim', () => {
           sent = true;
-          return script(CLAIM, keys, [mine, String(px(ttlMs))]);
-        })) as unknown[];
+          return scripted(CLAIM, keys, [mine, String(px(ttlMs))]);
+        });
       } catch (error) {
-        // A stalled Redis may still run these SETs later and leave claims nobody releases: queue
-        // the release behind them on the same connection, which Redis runs in order.
+        // A stalled Redis may still run these SETs later, and on a cluster the groups on healthy
+        // nodes did run: release them (compare-and-delete, behind the claims on each connection,
+        // which Redis runs in order), or they would hold their events for the whole TTL.
         if (sent) sendRelease(keys, owner).catch(() => {});
         throw error;
       }
@@ -155,18 +218,40 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
       });
     },
 
-    async commit(keys, ttlMs) {
-      if (keys.length === 0) return;
-      await bounded('commit', () => script(COMMIT, keys, [ACCEPTED, String(px(ttlMs))]));
+    commit(keys, ttlMs) {
+      if (keys.length === 0) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const ttl = String(px(ttlMs));
+        let batch = commits.get(ttl);
+        if (!batch) commits.set(ttl, (batch = { keys: [], waiters: [] }));
+        for (const key of keys) batch.keys.push(key);
+        batch.waiters.push({ resolve, reject });
+        // flushCommits settles every waiter itself and never rejects.
+        commitTimer ??= setTimeout(() => void flushCommits(), COMMIT_BATCH_MS);
+      });
     },
 
     release,
 
     async ping() {
-      await bounded('ping', () => client.ping());
+      // A cluster's PING reaches one node, any node: it says nothing of the shard that fails.
+      // Readiness claims a key in every shard (probes.ts), which does.
+      if (cluster || typeof client.ping !== 'function') return;
+      await bounded('ping', () => client.ping!());
     },
   };
+  return store;
 }
+
+/**
+ * Sends the commits a store is holding for its batch at once (connectRedisStore's close() calls
+ * it, so a shutdown loses no accepted mark).
+ */
+export function flushRedisStore(store: ProxyStore): Promise<void> {
+  return (store as { [FLUSH]?: () => Promise<void> })[FLUSH]?.() ?? Promise.resolve();
+}
+
+const FLUSH = Symbol('engage-sdk.redis-store.flush');
 
 // PX takes a positive integer; a window about to end still gets 1 ms.
 function px(ttlMs: number): number {

@@ -1,0 +1,168 @@
+// The store on a real Redis Cluster (3 masters + 3 replicas, redis-server processes): found from one
+// node's URL, every store call working across slots, one workspace's events spread over every
+// master, and a cluster read through a single-node client refused by readiness, not trusted.
+import { randomUUID } from 'node:crypto';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProxy } from '../../src/proxy/create-proxy';
+import { EVENT_SHARDS, eventKeyer, shardTag } from '../../src/proxy/pipeline/event-keys';
+import { withProbes } from '../../src/proxy/probes';
+import { keySlot } from '../../src/proxy/stores/cluster-slot';
+import { connectRedisStore, type RedisStoreConnection } from '../../src/proxy/stores/redis-connect';
+import { createRedisStore } from '../../src/proxy/stores/redis-store';
+import type { ProxyLogEntry } from '../../src/proxy/types';
+import { bulk, startRedisCluster, type RedisCluster } from '../support/redis-cluster';
+import { describeStoreContract } from './store-contract';
+import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream } from './support';
+
+const quiet = () => {};
+let cluster: RedisCluster;
+let upstream: Upstream;
+let redis: RedisStoreConnection;
+
+beforeAll(async () => {
+  [cluster, upstream] = await Promise.all([startRedisCluster(), startUpstream()]);
+  redis = await connectRedisStore(cluster.url, { onError: quiet });
+}, 60_000);
+
+afterAll(async () => {
+  await redis?.close();
+  await Promise.all([cluster?.stop(), upstream?.close()]);
+});
+
+describe('Redis Cluster: found from one node', () => {
+  it('connectRedisStore with one node’s URL uses a cluster client (INFO cluster says cluster_enabled:1)', () => {
+    expect([redis.connected, redis.cluster]).toEqual([true, true]);
+    expect(typeof (redis.client as { getMasters?: unknown }).getMasters).toBe('function');
+  });
+
+  it('our slot of a key is the cluster’s own (CLUSTER KEYSLOT), for the shard tags and plain keys', async () => {
+    const keys = [
+      ...Array.from({ length: EVENT_SHARDS }, (_, shard) => `ev:{${shardTag(WORKSPACE, shard)}}:${randomUUID()}`),
+      'rl:ENGAGEDEMO01:experienceEvents:client:203.0.113.7:60000:1',
+      'foo',
+      '{}x',
+      'a{b}c{d}',
+    ];
+    const theirs = await Promise.all(keys.map(async (key) => Number(/^:(\d+)/.exec(await cluster.servers[0]!.command('CLUSTER', 'KEYSLOT', key))![1])));
+    expect(keys.map(keySlot)).toEqual(theirs);
+  });
+
+  it('each of the 16 shard tags sits in its own sixteenth of the slots', () => {
+    const slots = Array.from({ length: EVENT_SHARDS }, (_, shard) => keySlot(`{${shardTag(WORKSPACE, shard)}}`));
+    expect(slots.map((slot) => Math.floor(slot / 1024))).toEqual(Array.from({ length: 16 }, (_, i) => i));
+  });
+});
+
+// A fresh prefix per test; keys without a tag spread over the slots, so calls span the masters.
+describeStoreContract(
+  'Redis Cluster',
+  async () => ({
+    store: createRedisStore(redis.client, { prefix: `t:${randomUUID()}:` }),
+    advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  }),
+  { shortTtlMs: 100 },
+);
+
+describe('Redis Cluster: one workspace over every master', () => {
+  it('claims of a 20-event request span several slots; each key is claimed, accepted after commit', async () => {
+    const key = eventKeyer(WORKSPACE);
+    const keys = Array.from({ length: 20 }, () => key(randomUUID()));
+    expect(new Set(keys.map(keySlot)).size).toBeGreaterThan(5);
+    expect(await redis.store.claim(keys, 'A', 60_000)).toEqual(keys.map(() => 'claimed'));
+    expect(await redis.store.claim(keys, 'B', 60_000)).toEqual(keys.map(() => 'pending'));
+    await redis.store.commit(keys, 60_000);
+    expect(await redis.store.claim(keys, 'B', 60_000)).toEqual(keys.map(() => 'accepted'));
+  });
+
+  it('2,000 events of one workspace through the proxy: each of the three masters holds ≥ 20 % of its event keys', async () => {
+    upstream.emulator.reset();
+    const prefix = `spread:${randomUUID().slice(0, 8)}:`;
+    // No budgets: one test client sends 2,000 events in a second.
+    const store = createRedisStore(redis.client, { prefix });
+    const proxy = createProxy({ workspaceId: WORKSPACE, keys: KEYS, sdkUrl: upstream.url, store, rateLimits: { experienceEvents: {} } });
+    for (let i = 0; i < 10; i++) {
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          proxy(new Request('https://shop.example/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(experienceBody(20)) })).then(
+            (r) => r.status,
+          ),
+        ),
+      );
+      expect(statuses).toEqual(Array.from({ length: 10 }, () => 200));
+    }
+    expect((await upstream.experienceEvents()).unique).toBe(2_000);
+    const masters = await cluster.masters();
+    expect(masters).toHaveLength(3);
+    const counts = await Promise.all(
+      masters.map(async (master) => Number(/^:(\d+)/.exec(await master.server.command('EVAL', `return #redis.call('KEYS', '${prefix}ev:*')`, '0'))![1])),
+    );
+    console.log(`one workspace's 2,000 event keys over the masters: ${counts.join(' / ')} (${counts.map((n) => `${((100 * n) / 2_000).toFixed(1)} %`).join(' / ')})`);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(2_000);
+    for (const count of counts) expect(count).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe('Redis Cluster read through a single-node client', () => {
+  it('is not ready, naming redirection; its requests count redirection errors (the old failure, now loud)', async () => {
+    const single = await createClient({ url: cluster.url, disableOfflineQueue: true }).on('error', quiet).connect();
+    try {
+      const store = createRedisStore(single);
+      const entries: ProxyLogEntry[] = [];
+      const options = { workspaceId: WORKSPACE, keys: KEYS, sdkUrl: upstream.url, store, logger: (entry: ProxyLogEntry) => entries.push(entry) };
+      const changes: string[] = [];
+      const handler = withProbes(createProxy(options), { options, store, onChange: (line) => changes.push(line) });
+      // A ping answers: that alone used to say ready.
+      expect(await single.ping()).toBe('PONG');
+      const ready = await handler(new Request('http://proxy.test/readyz'));
+      const body = (await ready.json()) as { checks: { store: string } };
+      expect([ready.status, body.checks.store]).toEqual([503, expect.stringMatching(/^cannot claim \(redirection: MOVED\/ASK\/CROSSSLOT — a Redis Cluster read through a single-node client/)]);
+      // Polled again, the same reason: logged once, not per probe.
+      expect((await handler(new Request('http://proxy.test/readyz'))).status).toBe(503);
+      expect(changes).toEqual([`not ready: store: ${body.checks.store}`]);
+      const res = await handler(new Request('http://proxy.test/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(experienceBody(20)) }));
+      expect(res.status).toBe(200);
+      expect(entries.at(-1)?.storeErrorKinds?.redirection).toBeGreaterThanOrEqual(1);
+    } finally {
+      single.destroy();
+    }
+  });
+});
+
+describe('the INFO the tests read', () => {
+  it('every master holds slots (cluster created as 3 + 3)', async () => {
+    const info = bulk(await cluster.servers[0]!.command('CLUSTER', 'INFO'));
+    expect(info).toMatch(/cluster_known_nodes:6/);
+    expect(info).toMatch(/cluster_size:3/);
+  });
+});
+
+describe('a Redis Cluster that requires a password, as managed clusters do', () => {
+  it('one node’s URL with user and password reaches every node; a wrong password is refused naming the cause', async () => {
+    const secured = await startRedisCluster({ password: 'cluster-s3cret' });
+    try {
+      const port = secured.servers[0]!.port;
+      const right = await connectRedisStore(`redis://default:cluster-s3cret@127.0.0.1:${port}`, { onError: quiet });
+      try {
+        expect([right.connected, right.cluster]).toEqual([true, true]);
+        // 20 keys over the shards: every master, each reached with the URL's credentials.
+        const key = eventKeyer(WORKSPACE);
+        const keys = Array.from({ length: 20 }, () => key(randomUUID()));
+        expect(await right.store.claim(keys, 'A', 60_000)).toEqual(keys.map(() => 'claimed'));
+        await right.store.commit(keys, 60_000);
+        expect(await right.store.claim(keys, 'B', 60_000)).toEqual(keys.map(() => 'accepted'));
+      } finally {
+        await right.close();
+      }
+      const errors: Error[] = [];
+      const wrong = await connectRedisStore(`redis://default:wrong-s3cret@127.0.0.1:${port}`, { onError: (e) => errors.push(e) }).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(wrong?.message).toMatch(new RegExp(`^Redis at redis://default:\\*\\*\\*@127\\.0\\.0\\.1:${port} refused the credentials: WRONGPASS`));
+      for (const error of [...errors, wrong!]) expect(`${error.message} ${error.stack}`).not.toMatch(/s3cret/);
+    } finally {
+      await secured.stop();
+    }
+  }, 60_000);
+});
