@@ -55,7 +55,11 @@ for (const shards of [1, 4]) {
     const started = performance.now();
     while (performance.now() < until) calls += await get(`/object?calls=100&shards=${shards}&parallel=${parallel}`);
     const seconds = (performance.now() - started) / 1000;
-    console.log(`   ${shards} object${shards > 1 ? 's' : ' '}, ${String(parallel).padStart(2)} callers in parallel: ${Math.round(calls / seconds).toLocaleString('en-US').padStart(6)} calls/s`);
+    console.log(
+      `   ${shards} object${shards > 1 ? 's' : ' '}, ${String(parallel).padStart(2)} callers in parallel: ${Math.round(calls / seconds)
+        .toLocaleString('en-US')
+        .padStart(6)} calls/s`,
+    );
   }
 }
 
@@ -72,7 +76,8 @@ for (const events of [1, 10]) {
       const res = await request(`${origin}/${kind}/v1/experiences/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       await res.body.dump();
       if (res.statusCode !== 200) throw new Error(`bench: ${kind} answered ${res.statusCode}`);
-      if (i === 99) await get('/subrequests'); // warm-up done
+      if (i === 99)
+        await get('/subrequests'); // warm-up done
       else if (i >= 100) latencies.push(performance.now() - started);
     }
     await new Promise((done) => setTimeout(done, 200)); // the last commits, after the answers
@@ -82,7 +87,9 @@ for (const events of [1, 10]) {
     memory ??= row;
     const name = kind === 'memory' ? 'memory' : `Durable Object, ${kind.slice(2)} object${kind === 'do1' ? '' : 's'}`;
     const delta = kind === 'memory' ? '        –         –' : `${(row.p50 - memory.p50).toFixed(2).padStart(9)} ${(row.p99 - memory.p99).toFixed(2).padStart(9)}`;
-    console.log(`   ${name.padEnd(22)} ${String(events).padStart(3)} ${row.p50.toFixed(2).padStart(8)} ${row.p99.toFixed(2).padStart(8)} ${delta}   ${subrequests.toFixed(2).padStart(6)}`);
+    console.log(
+      `   ${name.padEnd(22)} ${String(events).padStart(3)} ${row.p50.toFixed(2).padStart(8)} ${row.p99.toFixed(2).padStart(8)} ${delta}   ${subrequests.toFixed(2).padStart(6)}`,
+    );
   }
 }
 

@@ -78,7 +78,9 @@ const body = () => template.replaceAll('@@@@@@@@', (next++).toString(16).padStar
     await res.arrayBuffer();
     return res.status;
   });
-  console.log(`http      : ${result.perSecond.toFixed(0)} requests/s of 100 elements = ${(result.perSecond * 100).toFixed(0)} events/s (failed ${result.failed}, 8 concurrent)`);
+  console.log(
+    `http      : ${result.perSecond.toFixed(0)} requests/s of 100 elements = ${(result.perSecond * 100).toFixed(0)} events/s (failed ${result.failed}, 8 concurrent)`,
+  );
   const stored = emulator.getExperienceEvents();
   console.log(`            stored ${stored.unique} unique events, ${stored.duplicates} duplicates`);
   await server.close();
@@ -98,5 +100,7 @@ const body = () => template.replaceAll('@@@@@@@@', (next++).toString(16).padStar
   const after = process.memoryUsage().heapUsed;
   const unique = emulator.getExperienceEvents().unique;
   const mb = (after - before) / 1024 / 1024;
-  console.log(`memory    : ${unique} events stored in ${mb.toFixed(1)} MiB heap = ${((after - before) / unique).toFixed(0)} bytes/event (${(mb * (100_000 / unique)).toFixed(1)} MiB per 100,000)`);
+  console.log(
+    `memory    : ${unique} events stored in ${mb.toFixed(1)} MiB heap = ${((after - before) / unique).toFixed(0)} bytes/event (${(mb * (100_000 / unique)).toFixed(1)} MiB per 100,000)`,
+  );
 }

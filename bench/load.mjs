@@ -168,7 +168,9 @@ async function memoryStore() {
     const cpu0 = process.cpuUsage();
     let requests = 0;
     while (keys < target) {
-      const res = await proxy(new Request('http://proxy.local/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: experienceBody(20) }));
+      const res = await proxy(
+        new Request('http://proxy.local/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: experienceBody(20) }),
+      );
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`load: memory store phase answered ${res.status}`);
       keys += 20;
@@ -186,10 +188,14 @@ const a = await capacity();
 console.log(`\n1. capacity: two engage-proxy processes + Redis behind nginx, 32 connections, ½ 1-event ½ 20-event requests, 10 % re-sent`);
 console.log(`   ${a.requests} requests in ${a.seconds.toFixed(0)} s, statuses ${JSON.stringify(a.statuses)}`);
 console.log(`   ${a.eventsPerSecond.toFixed(0)} events/s; the proxies used ${a.proxyCores.toFixed(2)} cores: ${a.eventsPerProxyCore.toFixed(0)} events/s per proxy core`);
-console.log(`   Redis: ${a.redisScriptsPerRequest.toFixed(2)} script calls (round trips) per request; ${a.redisCommandsPerEvent.toFixed(2)} commands per event, the SETs inside them included; ${a.redisCpuUsPerEvent.toFixed(2)} µs CPU per event (${(1e6 / a.redisCpuUsPerEvent).toFixed(0)} events/s per Redis core at 100 %)`);
+console.log(
+  `   Redis: ${a.redisScriptsPerRequest.toFixed(2)} script calls (round trips) per request; ${a.redisCommandsPerEvent.toFixed(2)} commands per event, the SETs inside them included; ${a.redisCpuUsPerEvent.toFixed(2)} µs CPU per event (${(1e6 / a.redisCpuUsPerEvent).toFixed(0)} events/s per Redis core at 100 %)`,
+);
 console.log(`   memory: ${a.rssMb.map((mb) => `${mb.toFixed(0)} MB`).join(' and ')} RSS per instance`);
 const b = await defaultLimits();
-const refused = Object.entries(b.statuses).filter(([status]) => !status.startsWith('2')).reduce((sum, [, n]) => sum + n, 0);
+const refused = Object.entries(b.statuses)
+  .filter(([status]) => !status.startsWith('2'))
+  .reduce((sum, [, n]) => sum + n, 0);
 console.log(`\n2. default limits (no ENGAGE_RATE_LIMITS): 1,000 events/s for ${b.seconds.toFixed(0)} s from 100 client addresses behind the balancer`);
 console.log(`   ${b.requests} requests, statuses ${JSON.stringify(b.statuses)}: ${refused === 0 ? 'every request 2xx' : `${refused} NOT 2xx`}`);
 console.log(`\n3. memory store, maxKeys 1,000,000, 20-event requests through the handler in this process`);

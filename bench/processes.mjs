@@ -78,7 +78,28 @@ export async function startRedisCluster(ports) {
   const dirs = ports.map((port) => mkdtempSync(join(tmpdir(), `engage-bench-cluster-${port}-`)));
   const nodes = await Promise.all(
     ports.map((port, i) =>
-      start('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dirs[i], '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000'], { port }),
+      start(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dirs[i],
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          'nodes.conf',
+          '--cluster-node-timeout',
+          '2000',
+        ],
+        { port },
+      ),
     ),
   );
   execFileSync('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'], { stdio: 'ignore' });

@@ -12,22 +12,60 @@ const { start, startUpstream, startRedis, startRedisCluster } = await import(`${
 const store = process.argv[2] ?? 'memory';
 const events = Number(process.argv[3] ?? 20);
 const dir = `${tmpdir()}/engage-profile-${store}`;
-rmSync(dir, { recursive: true, force: true }); mkdirSync(dir);
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir);
 const up = await startUpstream(19901);
-let redis; const env = {};
-if (store === 'redis') { redis = await startRedis(19902); env.ENGAGE_REDIS_URL = 'redis://127.0.0.1:19902'; }
-if (store === 'cluster') { redis = await startRedisCluster([19911, 19912, 19913, 19914, 19915, 19916]); env.ENGAGE_REDIS_URL = 'redis://127.0.0.1:19911'; }
-const proxy = await start(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `${root}/dist/proxy-cli.js`], { port: 19903, env: { ENGAGE_WORKSPACE_ID: 'ENGAGEDEMO01', ENGAGE_PERSONALIZE_KEY: 'k', ENGAGE_SDK_URL: 'http://127.0.0.1:19901', PORT: '19903', ENGAGE_RATE_LIMITS: 'off', ENGAGE_LOG_LEVEL: 'off', ...env } });
+let redis;
+const env = {};
+if (store === 'redis') {
+  redis = await startRedis(19902);
+  env.ENGAGE_REDIS_URL = 'redis://127.0.0.1:19902';
+}
+if (store === 'cluster') {
+  redis = await startRedisCluster([19911, 19912, 19913, 19914, 19915, 19916]);
+  env.ENGAGE_REDIS_URL = 'redis://127.0.0.1:19911';
+}
+const proxy = await start(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `${root}/dist/proxy-cli.js`], {
+  port: 19903,
+  env: {
+    ENGAGE_WORKSPACE_ID: 'ENGAGEDEMO01',
+    ENGAGE_PERSONALIZE_KEY: 'k',
+    ENGAGE_SDK_URL: 'http://127.0.0.1:19901',
+    PORT: '19903',
+    ENGAGE_RATE_LIMITS: 'off',
+    ENGAGE_LOG_LEVEL: 'off',
+    ...env,
+  },
+});
 const pool = new Pool('http://127.0.0.1:19903', { connections: 16 });
-const until = Date.now() + 6000; let done = 0;
-await Promise.all(Array.from({ length: 16 }, async () => { while (Date.now() < until) { const r = await pool.request({ path: '/v1/experiences/events', method: 'POST', headers: { 'content-type': 'application/json' }, body: experienceBody(events) }); await r.body.text(); done++; } }));
-await pool.close(); await proxy.stop(); await up.stop(); await redis?.stop();
+const until = Date.now() + 6000;
+let done = 0;
+await Promise.all(
+  Array.from({ length: 16 }, async () => {
+    while (Date.now() < until) {
+      const r = await pool.request({ path: '/v1/experiences/events', method: 'POST', headers: { 'content-type': 'application/json' }, body: experienceBody(events) });
+      await r.body.text();
+      done++;
+    }
+  }),
+);
+await pool.close();
+await proxy.stop();
+await up.stop();
+await redis?.stop();
 const file = readdirSync(dir)[0];
 const prof = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8'));
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 const self = new Map();
-const dt = prof.timeDeltas; let total = 0;
-prof.samples.forEach((id, i) => { const n = byId.get(id); const f = n.callFrame; const key = `${f.functionName || '(anon)'} ${f.url.replace(/.*node_modules\//, 'nm/').replace(/.*wt-cluster\//, '')}:${f.lineNumber}`; self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0)); total += dt[i] ?? 0; });
+const dt = prof.timeDeltas;
+let total = 0;
+prof.samples.forEach((id, i) => {
+  const n = byId.get(id);
+  const f = n.callFrame;
+  const key = `${f.functionName || '(anon)'} ${f.url.replace(/.*node_modules\//, 'nm/').replace(/.*wt-cluster\//, '')}:${f.lineNumber}`;
+  self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0));
+  total += dt[i] ?? 0;
+});
 const busy = total - [...self].filter(([k]) => k.startsWith('(idle)')).reduce((sum, [, v]) => sum + v, 0);
 const groups = new Map();
 for (const [k, v] of self) {
@@ -51,6 +89,11 @@ for (const [k, v] of self) {
   if (group) groups.set(group, (groups.get(group) ?? 0) + v);
 }
 console.log(`${done} requests in 6 s; ${(busy / done).toFixed(0)} µs of samples per request (the profiler adds some); busy time by part:`);
-for (const [k, v] of [...groups].sort((a, b) => b[1] - a[1])) console.log(`${(100 * v / busy).toFixed(1).padStart(5)} %  ${(v / done).toFixed(0).padStart(4)} µs/req  ${k}`);
+for (const [k, v] of [...groups].sort((a, b) => b[1] - a[1]))
+  console.log(`${((100 * v) / busy).toFixed(1).padStart(5)} %  ${(v / done).toFixed(0).padStart(4)} µs/req  ${k}`);
 console.log('top functions (self time, % of busy):');
-for (const [k, v] of [...self].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(100 * v / busy).toFixed(1).padStart(5)} %  ${k}`);
+for (const [k, v] of [...self]
+  .filter(([k]) => !k.startsWith('(idle)'))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 30))
+  console.log(`${((100 * v) / busy).toFixed(1).padStart(5)} %  ${k}`);

@@ -72,7 +72,11 @@ async function countingRelay(targetPort) {
     upstream.on('close', () => socket.destroy());
   });
   await /** @type {Promise<void>} */ (new Promise((resolve) => server.listen(0, '127.0.0.1', resolve)));
-  return { port: /** @type {import('node:net').AddressInfo} */ (server.address()).port, counter, close: () => new Promise((resolve) => (server.close(resolve), server.emit('close'))) };
+  return {
+    port: /** @type {import('node:net').AddressInfo} */ (server.address()).port,
+    counter,
+    close: () => new Promise((resolve) => (server.close(resolve), server.emit('close'))),
+  };
 }
 
 const redisServer = await startRedis();
@@ -147,8 +151,12 @@ for (const p of [50, 90, 99]) {
 }
 console.log(`\nhandler alone, one process (one core), ${CONCURRENCY} concurrent, ${EVENTS} events per request, upstream stubbed:`);
 console.log(`  memory store ${Math.round(memoryRps.rps).toString().padStart(7)} req/s   ${Math.round(memoryRps.perCpuSecond).toString().padStart(7)} req per CPU-second`);
-console.log(`  Redis store  ${Math.round(redisRps.rps).toString().padStart(7)} req/s   ${Math.round(redisRps.perCpuSecond).toString().padStart(7)} req per CPU-second (Node's share; redis-server runs on the other core)`);
-console.log(`\nRedis round trips per request (client writes counted by a relay, ${SEQUENTIAL} sequential requests): ${roundTrips.toFixed(2)} for new events, ${replayRoundTrips.toFixed(2)} for a re-send answered from memory`);
+console.log(
+  `  Redis store  ${Math.round(redisRps.rps).toString().padStart(7)} req/s   ${Math.round(redisRps.perCpuSecond).toString().padStart(7)} req per CPU-second (Node's share; redis-server runs on the other core)`,
+);
+console.log(
+  `\nRedis round trips per request (client writes counted by a relay, ${SEQUENTIAL} sequential requests): ${roundTrips.toFixed(2)} for new events, ${replayRoundTrips.toFixed(2)} for a re-send answered from memory`,
+);
 
 await Promise.all([memoryFront.close(), redisFront.close(), upstream.close()]);
 emulator.close();

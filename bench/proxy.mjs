@@ -54,7 +54,11 @@ const SHARDED = { pids: cluster.pids, masters: clusterMasters, masterPids: clust
  */
 /** The contenders, in the order printed; `target` marks the rows the targets apply to. */
 const contenders = /** @type {(Contender | false)[]} */ ([
-  { name: 'bare Node forward (node:http + undici Pool)', start: (port) => start(process.execPath, [join(here, 'servers/bare-forward.mjs'), String(port), String(upstreamPort)], { port }), floor: true },
+  {
+    name: 'bare Node forward (node:http + undici Pool)',
+    start: (port) => start(process.execPath, [join(here, 'servers/bare-forward.mjs'), String(port), String(upstreamPort)], { port }),
+    floor: true,
+  },
   existsSync('/usr/sbin/nginx') && { name: 'nginx (proxy_pass + proxy_set_header)', start: nginx },
   { name: 'engage-proxy, memory store', start: engage({}), target: 2 },
   { name: 'engage-proxy, memory store, logs on (info, JSON)', start: engage({ ENGAGE_LOG_LEVEL: 'info', ENGAGE_LOG_FORMAT: 'json' }), logs: true },
@@ -143,7 +147,9 @@ async function measure(contender, events) {
     }
     await single.close();
     latencies.sort((a, b) => a - b);
-    const redisFigures = contender.redis ? { redisUs, mastersUs, scripts, keyOps, trips } : { redisUs: undefined, mastersUs: undefined, scripts: undefined, keyOps: undefined, trips: undefined };
+    const redisFigures = contender.redis
+      ? { redisUs, mastersUs, scripts, keyOps, trips }
+      : { redisUs: undefined, mastersUs: undefined, scripts: undefined, keyOps: undefined, trips: undefined };
     return { cpuUs, ...redisFigures, rps: done / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
   } finally {
     await server.stop();
@@ -161,15 +167,25 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const results = Object.fromEntries(
-  Object.entries(rounds).map(([name, runs]) => [name, Object.fromEntries(Object.keys(runs[0]).map((field) => [field, runs[0][field] === undefined ? undefined : median(runs.map((run) => run[field]))]))]),
+  Object.entries(rounds).map(([name, runs]) => [
+    name,
+    Object.fromEntries(Object.keys(runs[0]).map((field) => [field, runs[0][field] === undefined ? undefined : median(runs.map((run) => run[field]))])),
+  ]),
 );
 for (const events of [1, 20]) {
   const floor = results[`${contenders[0].name}|${events}`];
   console.log(`\n${events} event${events > 1 ? 's' : ''} per request`);
-  console.log('  contender                                             CPU µs/req                   ×bare   req/s @16   % of bare   p50 ms   p99 ms   p99 − bare   Redis scripts/req (key ops)   reads/req');
+  console.log(
+    '  contender                                             CPU µs/req                   ×bare   req/s @16   % of bare   p50 ms   p99 ms   p99 − bare   Redis scripts/req (key ops)   reads/req',
+  );
   for (const contender of contenders) {
     const r = results[`${contender.name}|${events}`];
-    const redisNote = r.redisUs === undefined ? '' : r.mastersUs < r.redisUs - 1 ? ` (+${r.redisUs.toFixed(0)} in redis, ${r.mastersUs.toFixed(0)} on masters)` : ` (+${r.redisUs.toFixed(0)} in redis-server)`;
+    const redisNote =
+      r.redisUs === undefined
+        ? ''
+        : r.mastersUs < r.redisUs - 1
+          ? ` (+${r.redisUs.toFixed(0)} in redis, ${r.mastersUs.toFixed(0)} on masters)`
+          : ` (+${r.redisUs.toFixed(0)} in redis-server)`;
     const redisCounts = r.scripts !== undefined ? `${r.scripts.toFixed(2).padStart(17)} (${r.keyOps.toFixed(1).padStart(5)})   ${r.trips.toFixed(2).padStart(9)}` : '';
     console.log(
       `  ${contender.name.padEnd(52)} ${r.cpuUs.toFixed(0).padStart(7)}${redisNote.padEnd(25)} ${(r.cpuUs / floor.cpuUs).toFixed(2).padStart(5)}× ${r.rps.toFixed(0).padStart(8)} ${((100 * r.rps) / floor.rps).toFixed(0).padStart(9)} % ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${(r.p99 - floor.p99 >= 0 ? '+' : '') + (r.p99 - floor.p99).toFixed(2).padStart(6)}   ${redisCounts}`,
@@ -186,19 +202,25 @@ for (const contender of contenders.filter(/** @returns {c is Contender & { targe
     const rps = r.rps / floor.rps;
     const p99 = r.p99 - floor.p99;
     const mark = (ok) => (ok ? 'met' : 'MISSED');
-    console.log(`  ${contender.name}, ${events} ev: CPU ${cpu.toFixed(2)}× (≤ ${contender.target}×: ${mark(cpu <= contender.target)}), req/s ${(100 * rps).toFixed(0)} % (≥ 50 %: ${mark(rps >= 0.5)}), p99 ${p99 >= 0 ? '+' : ''}${p99.toFixed(2)} ms (≤ +1 ms: ${mark(p99 <= 1)})`);
+    console.log(
+      `  ${contender.name}, ${events} ev: CPU ${cpu.toFixed(2)}× (≤ ${contender.target}×: ${mark(cpu <= contender.target)}), req/s ${(100 * rps).toFixed(0)} % (≥ 50 %: ${mark(rps >= 0.5)}), p99 ${p99 >= 0 ? '+' : ''}${p99.toFixed(2)} ms (≤ +1 ms: ${mark(p99 <= 1)})`,
+    );
   }
 }
 const logs = contenders.find((c) => c.logs);
 for (const events of logs && row('engage-proxy, memory store', 1) ? [1, 20] : []) {
   const on = row(/** @type {Contender} the loop runs only when found */ (logs).name, events).cpuUs;
   const off = row('engage-proxy, memory store', events).cpuUs;
-  console.log(`  logs on vs off, ${events} ev: CPU ${on.toFixed(0)} vs ${off.toFixed(0)} µs/req, ${(100 * (on / off - 1)).toFixed(1)} % (within 10 %: ${Math.abs(on / off - 1) <= 0.1 ? 'met' : 'MISSED'})`);
+  console.log(
+    `  logs on vs off, ${events} ev: CPU ${on.toFixed(0)} vs ${off.toFixed(0)} µs/req, ${(100 * (on / off - 1)).toFixed(1)} % (within 10 %: ${Math.abs(on / off - 1) <= 0.1 ? 'met' : 'MISSED'})`,
+  );
 }
 for (const events of row('engage-proxy, Redis store, ENGAGE_WORKERS=2', 1) && row('engage-proxy, Redis store', 1) ? [1, 20] : []) {
   const one = row('engage-proxy, Redis store', events).rps;
   const two = row('engage-proxy, Redis store, ENGAGE_WORKERS=2', events).rps;
-  console.log(`  two workers vs one (Redis), ${events} ev: ${two.toFixed(0)} vs ${one.toFixed(0)} req/s (${(two / one).toFixed(2)}×; this process's load shares the same 2 cores)`);
+  console.log(
+    `  two workers vs one (Redis), ${events} ev: ${two.toFixed(0)} vs ${one.toFixed(0)} req/s (${(two / one).toFixed(2)}×; this process's load shares the same 2 cores)`,
+  );
 }
 await Promise.all([upstream.stop(), redis.stop(), cluster.stop()]);
 rmSync(scratch, { recursive: true, force: true });

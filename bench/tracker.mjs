@@ -17,8 +17,16 @@ import { repoRoot, startStack } from '../demo/stack.mjs';
 
 const n = Number(process.argv[2] ?? 10_000);
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const args = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const args = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The dist/ directory of the baseline build, building it when needed; undefined when skipped. */
 function baselineDist() {
@@ -52,7 +60,7 @@ const stack = await startStack({
   },
 });
 const browser = await chromium.launch({ executablePath, args });
-const received = async () => (await (await fetch(`${stack.emulatorUrl}/_emulator/experience-events`)).json());
+const received = async () => await (await fetch(`${stack.emulatorUrl}/_emulator/experience-events`)).json();
 const reset = () => fetch(`${stack.emulatorUrl}/_emulator/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -77,8 +85,7 @@ try {
   const baseWarm = baseline ? await measure('oursWarm', 'baseline') : undefined;
   const naive = await measure('naive');
   const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(1)}×` : 'n/a');
-  const row = (label, o, b, v, better) =>
-    console.log(`${label.padEnd(36)} ${o.padStart(14)} ${(b ?? '').padStart(14)} ${v.padStart(14)} ${better.padStart(12)}`);
+  const row = (label, o, b, v, better) => console.log(`${label.padEnd(36)} ${o.padStart(14)} ${(b ?? '').padStart(14)} ${v.padStart(14)} ${better.padStart(12)}`);
   const us = (r) => (r ? `${r.callUs.toFixed(2)} µs` : '');
   console.log(`\nengage-sdk tracker (this build, baseline build, naive), ${n} events, Chromium ${browser.version()}\n`);
   row('', 'this build', baseline ? 'baseline' : '', 'naive', 'this vs naive');
@@ -86,7 +93,13 @@ try {
   row('  the same after 3 warm-up loops', us(warm), us(baseWarm), '', ratio(naive.callUs, warm.callUs));
   const ms = (r, key, digits = 1) => (r ? `${r[key].toFixed(digits)} ms` : '');
   row('recording task beyond the loop', ms(ours, 'afterLoopMs'), ms(base, 'afterLoopMs'), ms(naive, 'afterLoopMs'), ratio(naive.afterLoopMs, ours.afterLoopMs));
-  row('longest long task after it', ms(ours, 'longestTaskMs', 0), ms(base, 'longestTaskMs', 0), ms(naive, 'longestTaskMs', 0), ratio(naive.longestTaskMs, ours.longestTaskMs));
+  row(
+    'longest long task after it',
+    ms(ours, 'longestTaskMs', 0),
+    ms(base, 'longestTaskMs', 0),
+    ms(naive, 'longestTaskMs', 0),
+    ratio(naive.longestTaskMs, ours.longestTaskMs),
+  );
   const rate = (r) => n / (r.durableMs / 1000);
   row('durable events per second', `${Math.round(rate(ours))}`, base ? `${Math.round(rate(base))}` : '', `${Math.round(rate(naive))}`, ratio(rate(ours), rate(naive)));
   const s = (r) => (r ? `${(r.deliverMs / 1000).toFixed(2)} s` : '');
@@ -100,9 +113,7 @@ try {
   console.log(`${'burst'.padEnd(10)} ${'this build'.padStart(40)} ${(baseline ? 'baseline' : '').padStart(40)}`);
   for (const size of [100, 1_000, 10_000]) {
     const cell = (runs) =>
-      runs
-        ? `${runs.map((r) => `${r.longTasks}/${r.longestTaskMs.toFixed(0)}`).join(' ')}; ${median(runs.map((r) => r.callUs)).toFixed(2)} µs/call`
-        : '';
+      runs ? `${runs.map((r) => `${r.longTasks}/${r.longestTaskMs.toFixed(0)}`).join(' ')}; ${median(runs.map((r) => r.callUs)).toFixed(2)} µs/call` : '';
     const ours = [];
     const base = [];
     for (let i = 0; i < RUNS; i++) {

@@ -14,17 +14,14 @@ const tracker = sdk.createTracker({
 panel.watch(tracker);
 window.tracker = tracker;
 // The inspection mode, as a bundled app loads it: lazily, only when asked for.
-if (new URLSearchParams(location.search).has('engage-inspect')) import('/demo/build/inspect.js').then(
+if (new URLSearchParams(location.search).has('engage-inspect'))
+  import('/demo/build/inspect.js').then(
     ({ inspect }) => inspect(tracker),
     (error) => console.warn('engage-sdk demo: the inspector did not load', error),
   );
 
 const content = {
-  hero: () => [
-    el('p', 'eyebrow', 'Welcome back'),
-    el('h1', '', 'Winter Sale: 30% off outerwear'),
-    button('hero-shop-sale', 'Shop the sale'),
-  ],
+  hero: () => [el('p', 'eyebrow', 'Welcome back'), el('h1', '', 'Winter Sale: 30% off outerwear'), button('hero-shop-sale', 'Shop the sale')],
   recommendations: () => [
     el('h2', '', 'Recommended for you'),
     grid([

@@ -162,7 +162,16 @@ export function createPanel({ label, flush }) {
     flush().catch(() => {});
     return next;
   });
-  flushButton.addEventListener('click', () => void flush().then(() => (lastError = ''), () => {}).then(refresh));
+  flushButton.addEventListener(
+    'click',
+    () =>
+      void flush()
+        .then(
+          () => (lastError = ''),
+          () => {},
+        )
+        .then(refresh),
+  );
   importButton.addEventListener('click', () => startImport(imports).catch((error) => (status.textContent = `Import failed: ${error.message}`)));
 
   setInterval(() => void refresh(), 1_000);

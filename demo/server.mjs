@@ -10,8 +10,7 @@ import { repoRoot, startStack } from './stack.mjs';
 /** The policy every demo page is served with: no inline script or style, no eval, same origin only. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:";
 
-const json = (body, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+const json = (body, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
 
 /**
  * The ESM build as a browser loads it without a bundler of its own: dist/index.js with idb-keyval
@@ -70,7 +69,10 @@ export async function startDemo(options = {}) {
       delivered: unique,
       duplicates,
       experiences,
-      recent: events.slice(-8).reverse().map((e) => ({ action: e.action, experience: e.attributes?.experience, b_id: e.attributes?.b_id, uuid: e.svc_event_uuid })),
+      recent: events
+        .slice(-8)
+        .reverse()
+        .map((e) => ({ action: e.action, experience: e.attributes?.experience, b_id: e.attributes?.b_id, uuid: e.svc_event_uuid })),
       offline,
       upstreamFailures: faults && !offline ? faults.ratio : 0,
       keyRotated: newKey !== undefined,

@@ -21,8 +21,7 @@ export default function constToLet({ include = (id) => /[\\/]src[\\/].*\.ts$/.te
           const value = node[key];
           if (Array.isArray(value)) {
             for (const child of value) if (child && typeof child.type === 'string') visit(child);
-          }
-          else if (value && typeof value.type === 'string') visit(value);
+          } else if (value && typeof value.type === 'string') visit(value);
         }
       };
       visit(this.parse(code));

@@ -53,7 +53,12 @@ const typescriptFast = {
     if (!id.endsWith('.ts')) return null;
     const out = ts.transpileModule(code, {
       fileName: id,
-      compilerOptions: { target: current === 'iife' ? ts.ScriptTarget[IIFE_TARGET] : ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext, sourceMap: true, verbatimModuleSyntax: true },
+      compilerOptions: {
+        target: current === 'iife' ? ts.ScriptTarget[IIFE_TARGET] : ts.ScriptTarget.ES2020,
+        module: ts.ModuleKind.ESNext,
+        sourceMap: true,
+        verbatimModuleSyntax: true,
+      },
     });
     return { code: out.outputText.replace(/\/\/# sourceMappingURL=.*$/m, ''), map: out.sourceMapText };
   },
@@ -123,10 +128,7 @@ function regions(file) {
   const list = [];
   const visit = (node, names) => {
     let name;
-    if (
-      (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isMethodDeclaration(node) || ts.isPropertyAssignment(node)) &&
-      node.name
-    )
+    if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isMethodDeclaration(node) || ts.isPropertyAssignment(node)) && node.name)
       name = node.name.getText(sf);
     else if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) name = node.name.text;
     const path = name ? [...names, name] : names;

@@ -4,14 +4,7 @@
  * `name` and `code`, so they work across realms (iframes, duplicated bundles).
  */
 
-export type EngageErrorCode =
-  | 'ERR_VALIDATION'
-  | 'ERR_HTTP'
-  | 'ERR_NETWORK'
-  | 'ERR_TIMEOUT'
-  | 'ERR_ABORTED'
-  | 'ERR_STORAGE'
-  | 'ERR_DROPPED';
+export type EngageErrorCode = 'ERR_VALIDATION' | 'ERR_HTTP' | 'ERR_NETWORK' | 'ERR_TIMEOUT' | 'ERR_ABORTED' | 'ERR_STORAGE' | 'ERR_DROPPED';
 
 export class EngageError extends Error {
   override name: string = 'EngageError';
@@ -52,10 +45,7 @@ export class HttpError extends EngageError {
   /** From a `Retry-After` header, when the answer carried one. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(
-    status: number,
-    options: { body?: unknown; upstream?: UpstreamErrorDetail; retryAfterMs?: number; message?: string } = {},
-  ) {
+  constructor(status: number, options: { body?: unknown; upstream?: UpstreamErrorDetail; retryAfterMs?: number; message?: string } = {}) {
     // The client adds the upstream's own message to `message`; composing it here cost every tracker bundle 17 B.
     super('ERR_HTTP', options.message ?? `HTTP ${status}`);
     this.status = status;

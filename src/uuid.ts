@@ -15,9 +15,26 @@ export const uuidV4 = (): string => {
   const b = (i: number): string => HEX[pool[next + i]!]!;
   // One expression, not a loop with `+=`: half the time in Chromium (0.46 against 0.87 µs).
   const id =
-    b(0) + b(1) + b(2) + b(3) + '-' + b(4) + b(5) + '-' +
-    HEX[(pool[next + 6]! & 15) | 64] + b(7) + '-' + HEX[(pool[next + 8]! & 63) | 128] + b(9) + '-' +
-    b(10) + b(11) + b(12) + b(13) + b(14) + b(15);
+    b(0) +
+    b(1) +
+    b(2) +
+    b(3) +
+    '-' +
+    b(4) +
+    b(5) +
+    '-' +
+    HEX[(pool[next + 6]! & 15) | 64] +
+    b(7) +
+    '-' +
+    HEX[(pool[next + 8]! & 63) | 128] +
+    b(9) +
+    '-' +
+    b(10) +
+    b(11) +
+    b(12) +
+    b(13) +
+    b(14) +
+    b(15);
   next += 16;
   return id;
 };

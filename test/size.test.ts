@@ -89,10 +89,14 @@ describe('size budgets (gzip -9 bytes)', () => {
   });
 
   it(`engage-sdk/react ≤ ${BUDGET.react} beyond React itself, and none of it in the other entries`, async () => {
-    const code = await bundle(`import { EngageProvider, Experience, useExperience, useTracker } from 'engage-sdk/react'; window.r = [EngageProvider, Experience, useExperience, useTracker];`);
+    const code = await bundle(
+      `import { EngageProvider, Experience, useExperience, useTracker } from 'engage-sdk/react'; window.r = [EngageProvider, Experience, useExperience, useTracker];`,
+    );
     const tracker = await bundle(`import { createTracker, observe } from 'engage-sdk'; window.t = [createTracker, observe];`);
     // What the binding adds to an app that already has createTracker and observe.
-    const both = await bundle(`import { createTracker, observe } from 'engage-sdk'; import { EngageProvider, Experience } from 'engage-sdk/react'; window.t = [createTracker, observe, EngageProvider, Experience];`);
+    const both = await bundle(
+      `import { createTracker, observe } from 'engage-sdk'; import { EngageProvider, Experience } from 'engage-sdk/react'; window.t = [createTracker, observe, EngageProvider, Experience];`,
+    );
     figures['engage-sdk/react (alone)'] = gzip(code);
     figures['engage-sdk/react (beside createTracker, observe)'] = gzip(both) - gzip(tracker);
     expect(figures['engage-sdk/react (beside createTracker, observe)']).toBeLessThanOrEqual(BUDGET.react);

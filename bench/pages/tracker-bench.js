@@ -3,13 +3,16 @@
 // build (bench/tracker.mjs serves it under /baseline/), so two versions are compared in one run.
 import { createStore, promisifyRequest, set } from 'idb-keyval';
 
-const { createTracker } = await import(
-  new URLSearchParams(location.search).get('build') === 'baseline' ? '/baseline/index.js' : '/dist/index.js'
-);
+const { createTracker } = await import(new URLSearchParams(location.search).get('build') === 'baseline' ? '/baseline/index.js' : '/dist/index.js');
 
 const context = {
-  cid: '65f1c0ffee', experience: 'Homepage hero', svc_locale_id: '0', svc_variation_id: '2',
-  audience_name: 'All users', audience_id: '5A', type: 'Web Personalization',
+  cid: '65f1c0ffee',
+  experience: 'Homepage hero',
+  svc_locale_id: '0',
+  svc_variation_id: '2',
+  audience_name: 'All users',
+  audience_id: '5A',
+  type: 'Web Personalization',
 };
 const endpoint = '/engage';
 const longTasks = [];
@@ -125,14 +128,23 @@ window.bench = {
       const t0 = performance.now();
       for (let i = 0; i < n; i++) {
         const uuid = crypto.randomUUID();
-        const action = { action: 'SVC_PERSONALIZATION_MESSAGE_SHOWN', svc_event_uuid: uuid, event_time: Math.floor(Date.now() / 1000), platform: 'web', attributes: context };
+        const action = {
+          action: 'SVC_PERSONALIZATION_MESSAGE_SHOWN',
+          svc_event_uuid: uuid,
+          event_time: Math.floor(Date.now() / 1000),
+          platform: 'web',
+          attributes: context,
+        };
         writes.push(set(uuid, action, store));
         sends.push(
           fetch(`${endpoint}/v1/experiences/events`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ elements: [{ customer_id: 'bench', user_timezone_offset: offset, actions: [action] }] }),
-          }).then((response) => response.ok, () => false),
+          }).then(
+            (response) => response.ok,
+            () => false,
+          ),
         );
       }
       const { t1, afterLoop } = endLoop(t0);

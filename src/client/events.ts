@@ -16,10 +16,7 @@ const MAX_BODY_BYTES = 128 * 1024;
  * @example
  * await client.events.track('u-42', { action: 'Added to Cart', attributes: { sku: 'A-1', price: 9.5 } });
  */
-export function createEventsApi(
-  transport: Transport,
-  settings: { identityResolution?: IdentityResolutionOption; futureSkewSeconds?: number } = {},
-): EventsApi {
+export function createEventsApi(transport: Transport, settings: { identityResolution?: IdentityResolutionOption; futureSkewSeconds?: number } = {}): EventsApi {
   const identityResolution = settings.identityResolution ? { identifiers: [...settings.identityResolution.identifiers] } : undefined;
   return {
     async track(user, actions, call) {

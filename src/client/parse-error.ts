@@ -15,10 +15,8 @@ import type { UpstreamErrorDetail } from '../errors';
 // | file-import 404 / 405        | {status:'fail', data} / {status:'fail', message}            |               | data/message|            |                        |
 // | plain text (a gateway page)  | text                                                        |               | text (≤200) |            |                        |
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined);
 
 /** Keeps only the defined fields, so `toEqual` comparisons and logs stay clean. */
 function compact(detail: UpstreamErrorDetail): UpstreamErrorDetail {

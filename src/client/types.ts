@@ -130,16 +130,7 @@ export interface EventUser {
 
 export type PushPlatform = 'ANDROID' | 'IOS' | 'WEB';
 export type ClickAction = 'DEEPLINKING' | 'NAVIGATE_TO_A_SCREEN' | 'RICH_LANDING';
-export type ButtonClickAction =
-  | ClickAction
-  | 'CALL'
-  | 'SHARE'
-  | 'COPY'
-  | 'SET_USER_ATTRIBUTE'
-  | 'TRACK_EVENT'
-  | 'CUSTOM_ACTION'
-  | 'SNOOZE'
-  | 'REMIND_LATER';
+export type ButtonClickAction = ClickAction | 'CALL' | 'SHARE' | 'COPY' | 'SET_USER_ATTRIBUTE' | 'TRACK_EVENT' | 'CUSTOM_ACTION' | 'SNOOZE' | 'REMIND_LATER';
 
 /** A push button. */
 export interface PushButton {
@@ -358,14 +349,7 @@ export type ImportStatus = 'SUCCESSFUL' | 'FAILED' | 'PARTIAL_SUCCESS' | 'SCHEDU
 export type TerminalImportStatus = 'SUCCESSFUL' | 'FAILED' | 'PARTIAL_SUCCESS' | 'ARCHIVED';
 /** The eight layouts `date.format` may name. */
 export type ImportDateFormat =
-  | 'YYYY-MM-DD'
-  | 'YYYY/MM/DD'
-  | 'DD/MM/YYYY'
-  | 'DD-MM-YYYY'
-  | 'DD-MM-YYYY hh:mm:ss'
-  | 'DD/MM/YYYY hh:mm:ss'
-  | 'YYYY-MM-DD hh:mm:ss'
-  | 'YYYY/MM/DD hh:mm:ss';
+  'YYYY-MM-DD' | 'YYYY/MM/DD' | 'DD/MM/YYYY' | 'DD-MM-YYYY' | 'DD-MM-YYYY hh:mm:ss' | 'DD/MM/YYYY hh:mm:ss' | 'YYYY-MM-DD hh:mm:ss' | 'YYYY/MM/DD hh:mm:ss';
 
 type OneOrMany<T> = T | readonly T[];
 

@@ -33,4 +33,3 @@ export function toWire(value: unknown, path = 'body', formatDate: (date: Date) =
   }
   return out;
 }
-

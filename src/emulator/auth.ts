@@ -37,13 +37,7 @@ export function sameSecret(a: string, b: string): boolean {
  * Authenticates an upstream request the way each operation does; returns the error to answer
  * with, or undefined. Messages never contain a key.
  */
-export function authenticate(
-  operation: Operation,
-  headers: Headers,
-  workspaceId: string,
-  keys: Keys,
-  pathWorkspaceId?: string,
-): ErrorInput | undefined {
+export function authenticate(operation: Operation, headers: Headers, workspaceId: string, keys: Keys, pathWorkspaceId?: string): ErrorInput | undefined {
   const spec = OPERATIONS[operation];
   const basic = readBasic(headers.get('authorization'));
   const appKey = headers.get('svc-appkey');

@@ -88,7 +88,14 @@ async function main(): Promise<void> {
     },
     seed: number('seed', str('seed'), 0, 2 ** 32 - 1),
     dataFile: str('data') ?? env.ENGAGE_EMULATOR_DATA,
-    identityResolution: identifiers ? { identifiers: identifiers.split(',').map((s) => s.trim()).filter(Boolean) } : undefined,
+    identityResolution: identifiers
+      ? {
+          identifiers: identifiers
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        }
+      : undefined,
     faults,
     limits: values['no-limits'] ? false : undefined,
   };

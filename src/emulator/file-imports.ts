@@ -59,7 +59,11 @@ const DAY = 24 * HOUR;
 const ZONES = ['Asia/Calcutta', 'UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Singapore'];
 
 /** Upstream timestamp layout: ISO 8601, microseconds, no zone suffix. */
-export const importTimestamp = (ms: number): string => new Date(ms).toISOString().replace('Z', '').replace(/\.(\d{3})$/, '.$1000');
+export const importTimestamp = (ms: number): string =>
+  new Date(ms)
+    .toISOString()
+    .replace('Z', '')
+    .replace(/\.(\d{3})$/, '.$1000');
 
 /**
  * At least 120 seeded imports covering every type × source × status, with consistent counters
@@ -101,9 +105,7 @@ export function seedImports(seed: number, now: number): ImportRecord[] {
             created_at: importTimestamp(createdMs),
             last_run_at: lastRunMs === null ? null : importTimestamp(lastRunMs),
             next_scheduled_at:
-              (scheduleType === 'PERIODIC' && status !== 'ARCHIVED') || status === 'SCHEDULED'
-                ? importTimestamp(now + Math.floor((1 + next() * 6) * DAY))
-                : null,
+              (scheduleType === 'PERIODIC' && status !== 'ARCHIVED') || status === 'SCHEDULED' ? importTimestamp(now + Math.floor((1 + next() * 6) * DAY)) : null,
             created_by_email: `ops${1 + (n % 5)}@example.com`,
             status,
             time_zone: pick(next, ZONES),

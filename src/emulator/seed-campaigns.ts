@@ -79,7 +79,11 @@ export function seedCampaigns(): Campaign[] {
     const fields: Record<string, unknown> =
       channel === 'PUSH'
         ? {
-            basic_details: { name, platforms: ['ANDROID', 'IOS'], platform_specific_details: { android: { push_amp_plus_enabled: false }, ios: { send_to_all_eligible_device: true } } },
+            basic_details: {
+              name,
+              platforms: ['ANDROID', 'IOS'],
+              platform_specific_details: { android: { push_amp_plus_enabled: false }, ios: { send_to_all_eligible_device: true } },
+            },
             campaign_content: push(`Seeded ${name}`),
           }
         : {
@@ -89,11 +93,26 @@ export function seedCampaigns(): Campaign[] {
     fields.scheduling_details = { delivery_type: type === 'EVENT_TRIGGERED' ? 'ASAP' : 'AT_FIXED_TIME', start_time: '2026-01-01T10:00:00' };
     if (type === 'EVENT_TRIGGERED') {
       fields.trigger_condition = {
-        included_filters: { filter_operator: 'and', filters: [{ filter_type: 'actions', action_name: 'Added to cart', execution: { type: 'atleast', count: 1 }, executed: true }] },
+        included_filters: {
+          filter_operator: 'and',
+          filters: [{ filter_type: 'actions', action_name: 'Added to cart', execution: { type: 'atleast', count: 1 }, executed: true }],
+        },
         trigger_delay_type: 'ASAP',
       };
     }
     if (type === 'PERIODIC') (fields.scheduling_details as Record<string, unknown>).periodic_details = { sending_frequency: 'DAILY' };
-    return { id, channel, scheduling_type: type, origin, instance_sent: sent, status, fields, updated_by: null, last_request_id: null, update_count: 0, updated_at: null };
+    return {
+      id,
+      channel,
+      scheduling_type: type,
+      origin,
+      instance_sent: sent,
+      status,
+      fields,
+      updated_by: null,
+      last_request_id: null,
+      update_count: 0,
+      updated_at: null,
+    };
   });
 }

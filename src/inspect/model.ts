@@ -182,7 +182,7 @@ function validate(context: ExperienceContext): string | undefined {
 /** The error's message, with what the proxy or the upstream said when its body carried it. */
 function errorMessage(error: { message: string; body?: unknown }): string {
   const body = error.body as { error?: unknown; message?: unknown } | undefined;
-  const said = typeof body?.error === 'string' ? body.error : (body?.error as { message?: unknown } | undefined)?.message ?? body?.message;
+  const said = typeof body?.error === 'string' ? body.error : ((body?.error as { message?: unknown } | undefined)?.message ?? body?.message);
   return typeof said === 'string' && said ? `${error.message} · ${said}` : error.message;
 }
 
@@ -193,7 +193,13 @@ const time = (ms: number) => new Date(ms).toLocaleTimeString('en-GB');
  *
  * @param ratio the share of the element in view now, 0 to 1 (measured by the caller)
  */
-export function describePlacement(row: PlacementRow, ratio: number, state: TrackerState | undefined, events: Map<string, EventRow>, now: number): { title: string; lines: string[] } {
+export function describePlacement(
+  row: PlacementRow,
+  ratio: number,
+  state: TrackerState | undefined,
+  events: Map<string, EventRow>,
+  now: number,
+): { title: string; lines: string[] } {
   const context = row.context;
   const title = context ? `${context.experience ?? '?'} · variation ${context.svc_variation_id ?? '?'}` : 'placement';
   const percent = `${Math.round(ratio * 100)} % in view`;

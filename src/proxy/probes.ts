@@ -87,7 +87,9 @@ async function metrics(metrics: NonNullable<ProbeOptions['metrics']>): Promise<A
 async function ready(probes: Probes): Promise<Answer> {
   const [keys, store] = await Promise.all([checkKeys(probes.options), checkStore(probes, probes.pingTimeoutMs ?? 2000)]);
   const ok = keys === 'ok' && store === 'ok';
-  const line = ok ? 'ready' : `not ready: ${keys === 'ok' ? '' : `keys: ${keys}`}${keys !== 'ok' && store !== 'ok' ? '; ' : ''}${store === 'ok' ? '' : `store: ${store}`}`;
+  const line = ok
+    ? 'ready'
+    : `not ready: ${keys === 'ok' ? '' : `keys: ${keys}`}${keys !== 'ok' && store !== 'ok' ? '; ' : ''}${store === 'ok' ? '' : `store: ${store}`}`;
   if (line !== probes.state.line && (ok !== probes.state.ready || !ok)) {
     // Once per change: the first failure, a different reason, and the way back.
     try {

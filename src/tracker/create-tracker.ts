@@ -26,8 +26,7 @@ export function createTracker(options: TrackerOptions): Tracker {
   let destroyed = false;
   // Whoever listens to this tracker's reports (lifecycle.ts); unset unless something subscribed.
   let listener: Tap | undefined;
-  const tap: Tap = (stage, a, b, c, d) =>
-    stage ? listener?.(stage, a, b, c, d) : [url, customerId, optedOut, (listener = (a as Tap | undefined) ?? listener)];
+  const tap: Tap = (stage, a, b, c, d) => (stage ? listener?.(stage, a, b, c, d) : [url, customerId, optedOut, (listener = (a as Tap | undefined) ?? listener)]);
 
   function report(error: EngageError): void {
     try {

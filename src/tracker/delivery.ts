@@ -149,7 +149,7 @@ export function createDelivery(
       if (dropped > expired) report(new DroppedEventsError(dropped - expired, 'overflow'));
     }
     let rest = unsent(events.slice(dropped));
-    for (let taken; (taken = take(rest)).batch; ) {
+    for (let taken; (taken = take(rest)).batch;) {
       rest = taken.rest;
       await deliver(taken.batch);
     }
@@ -226,7 +226,7 @@ export function createDelivery(
     // While the upstream fails, the events wait durably: a request the page cannot follow up would
     // be retried by the proxy alongside the next page's (WebKit, reload while failing: 187 of 200 twice).
     let rest = failures ? [] : unsent([...mine]);
-    for (let taken; (taken = take(rest)).batch && keepaliveBytes + taken.batch.bytes <= KEEPALIVE_BUDGET; ) {
+    for (let taken; (taken = take(rest)).batch && keepaliveBytes + taken.batch.bytes <= KEEPALIVE_BUDGET;) {
       rest = taken.rest;
       deliver(taken.batch).catch(noop);
     }
@@ -251,8 +251,7 @@ export function createDelivery(
     onHide();
   }
 
-  const listen = (target: EventTarget, type: string, handler: (event: Event) => void) =>
-    target.addEventListener(type, handler, { signal: listening.signal });
+  const listen = (target: EventTarget, type: string, handler: (event: Event) => void) => target.addEventListener(type, handler, { signal: listening.signal });
 
   // A document means a window too (not in SSR, nor in a worker).
   if (typeof document === 'object') {

@@ -37,12 +37,7 @@ type Key = [string, number, string];
  * @param report where storage failures go (once)
  * @param stored told of the events each write put in IndexedDB
  */
-export function createEventQueue(
-  namespace: string,
-  timeoutMs: number,
-  report: (error: StorageError) => void,
-  stored: (events: StoredEvent[]) => void,
-): EventQueue {
+export function createEventQueue(namespace: string, timeoutMs: number, report: (error: StorageError) => void, stored: (events: StoredEvent[]) => void): EventQueue {
   // Events this tab recorded that IndexedDB does not hold yet (pending or failed writes). A Set of
   // objects, not a Map by UUID: hashing a 36-character key per event doubled the cost of `shown()`.
   const memory = new Set<StoredEvent>();

@@ -5,22 +5,7 @@
 // inspector loaded beside it share no module, only the tracker object.
 import type { EngageError } from '../errors';
 import { classify, SPLIT } from './retry-policy';
-import {
-  ANSWERED,
-  ATTACH,
-  CLICKED,
-  COUNTED,
-  DROPPED,
-  QUEUED,
-  RECORDED,
-  SENDING,
-  STORED,
-  type Tap,
-  type Tapped,
-  type TapState,
-  UNOBSERVED,
-  VIEW,
-} from './tap';
+import { ANSWERED, ATTACH, CLICKED, COUNTED, DROPPED, QUEUED, RECORDED, SENDING, STORED, type Tap, type Tapped, type TapState, UNOBSERVED, VIEW } from './tap';
 import type { AttributeValue, ExperienceContext, StoredEvent, Tracker } from './types';
 
 /** An event as the queue holds it. */
@@ -166,7 +151,7 @@ const tapOf = (target: unknown): Tap | undefined => {
 
 /** Attaches this module's hub to the tracker, or joins the one already there (another bundle's). */
 function hubOf(tap: Tap): Hub {
-  const current = (tap(ATTACH) as TapState)[3] as Partial<Hub> & { q?: Raw[] } | undefined;
+  const current = (tap(ATTACH) as TapState)[3] as (Partial<Hub> & { q?: Raw[] }) | undefined;
   if (current?.subscribers) return current as Hub;
   const hub = ((...raw: Raw) => {
     hub.history.push(raw);

@@ -37,8 +37,7 @@ const B_ID = 'data-engage-b-id';
  * @example
  * impressionKey({ cid: 'c1', experience: 'Hero', svc_variation_id: '2', audience_id: 'a', ... }); // 'c1|Hero|2|a'
  */
-export const impressionKey = (context: ExperienceContext): string =>
-  [context.cid, context.experience, context.svc_variation_id, context.audience_id].join('|');
+export const impressionKey = (context: ExperienceContext): string => [context.cid, context.experience, context.svc_variation_id, context.audience_id].join('|');
 
 const noop = () => {};
 
@@ -89,17 +88,12 @@ function readContext(element: Element): ExperienceContext | undefined {
  * // later, when the placement is removed:
  * stop();
  */
-export function observe(
-  tracker: Recorder,
-  element: Element,
-  context?: ExperienceContext | null,
-  options?: ObserveOptions | null,
-): () => void {
+export function observe(tracker: Recorder, element: Element, context?: ExperienceContext | null, options?: ObserveOptions | null): () => void {
   const opts: ObserveOptions = options ?? {};
-  if (typeof element?.addEventListener !== 'function') return reportTo(opts, 'element', 'must be a DOM Element'), noop;
+  if (typeof element?.addEventListener !== 'function') return (reportTo(opts, 'element', 'must be a DOM Element'), noop);
   const ctx = context ?? readContext(element);
   // No context given: the attribute had to hold it (autoObserve, too, leaves reading it to this function).
-  if (!ctx) return reportTo(opts, CONTEXT, 'must be the experience context as a JSON object'), noop;
+  if (!ctx) return (reportTo(opts, CONTEXT, 'must be the experience context as a JSON object'), noop);
   const view = pageViewOf(tracker);
   const { seen } = view;
   const key = impressionKey(ctx);

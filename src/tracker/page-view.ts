@@ -65,7 +65,7 @@ function listen(): void {
     addEventListener('hashchange', check);
   }
   // A page restored from the back/forward cache is seen anew, at the URL it had.
-  addEventListener('pageshow', (event) => (event).persisted && all.forEach(begin));
+  addEventListener('pageshow', (event) => event.persisted && all.forEach(begin));
 }
 
 /** The current page view of `recorder`'s placements; the first one begins with the document. */

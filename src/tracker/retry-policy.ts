@@ -34,10 +34,7 @@ export const MAX_HOLD_DELAY = 600_000;
  */
 export function retryDelay(verdict: Verdict, failures: number, retryAfterMs = 0, random = Math.random): number {
   const exponent = Math.min(failures - 1, 20);
-  const delay =
-    verdict === HOLD
-      ? Math.min(MAX_HOLD_DELAY, HOLD_DELAY * 2 ** exponent)
-      : random() * Math.min(MAX_DELAY, BASE_DELAY * 2 ** exponent);
+  const delay = verdict === HOLD ? Math.min(MAX_HOLD_DELAY, HOLD_DELAY * 2 ** exponent) : random() * Math.min(MAX_DELAY, BASE_DELAY * 2 ** exponent);
   return Math.max(Math.round(delay), Math.min(retryAfterMs, MAX_HOLD_DELAY));
 }
 

@@ -4,8 +4,19 @@ import { at, isEmail, isObject, oneOf, own, problem, type Problem } from './prob
 export type CampaignChannel = 'PUSH' | 'EMAIL';
 
 const COMMON_FIELDS = [
-  'request_id', 'updated_by', 'channel', 'campaign_delivery_type', 'basic_details', 'trigger_condition', 'campaign_content',
-  'segmentation_details', 'scheduling_details', 'delivery_controls', 'conversion_goal_details', 'control_group_details', 'utm_params',
+  'request_id',
+  'updated_by',
+  'channel',
+  'campaign_delivery_type',
+  'basic_details',
+  'trigger_condition',
+  'campaign_content',
+  'segmentation_details',
+  'scheduling_details',
+  'delivery_controls',
+  'conversion_goal_details',
+  'control_group_details',
+  'utm_params',
 ] as const;
 /** Top-level fields a push update may carry. */
 export const PUSH_UPDATE_FIELDS: readonly string[] = [...COMMON_FIELDS, 'advanced'];
@@ -15,7 +26,15 @@ export const EMAIL_UPDATE_FIELDS: readonly string[] = [...COMMON_FIELDS, 'connec
 const ANY_UPDATE_FIELDS: readonly string[] = [...new Set([...PUSH_UPDATE_FIELDS, ...EMAIL_UPDATE_FIELDS])];
 
 /** `template_type` values of an Android push. */
-export const ANDROID_TEMPLATE_TYPES = ['BASIC', 'STYLIZED_BASIC', 'SIMPLE_IMAGE_CAROUSEL', 'IMAGE_BANNER_WITH_TEXT', 'TIMER', 'TIMER_WITH_PROGRESS_BAR', 'Custom'] as const;
+export const ANDROID_TEMPLATE_TYPES = [
+  'BASIC',
+  'STYLIZED_BASIC',
+  'SIMPLE_IMAGE_CAROUSEL',
+  'IMAGE_BANNER_WITH_TEXT',
+  'TIMER',
+  'TIMER_WITH_PROGRESS_BAR',
+  'Custom',
+] as const;
 /** `template_type` values of an iOS push. */
 export const IOS_TEMPLATE_TYPES = ['BASIC', 'STYLIZED_BASIC', 'SIMPLE_IMAGE_CAROUSEL', 'Custom'] as const;
 /** `default_click_action` values of a push. */
@@ -64,7 +83,7 @@ export function validateCampaignUpdate(body: unknown, options: CampaignUpdateOpt
   if (sent !== undefined && options.channel !== undefined && sent !== options.channel) {
     return problem('channel', `must be ${options.channel}, the channel of this campaign`);
   }
-  const channel = options.channel ?? (sent) ?? inferChannel(body);
+  const channel = options.channel ?? sent ?? inferChannel(body);
   const allowed = channel === 'PUSH' ? PUSH_UPDATE_FIELDS : channel === 'EMAIL' ? EMAIL_UPDATE_FIELDS : ANY_UPDATE_FIELDS;
   for (const key of Object.keys(body)) {
     if (!allowed.includes(key)) {
@@ -297,7 +316,7 @@ function checkFilterGroup(group: unknown, path: string): Problem | undefined {
     const kind = own(filter, 'filter_type');
     const bad =
       kind === 'user_attributes'
-        ? checkEnum(filter, filterPath, 'data_type', ['string', 'double', 'datetime', 'bool'], true) ?? requireStrings(filter, filterPath, ['name', 'operator'])
+        ? (checkEnum(filter, filterPath, 'data_type', ['string', 'double', 'datetime', 'bool'], true) ?? requireStrings(filter, filterPath, ['name', 'operator']))
         : kind === 'actions'
           ? requireStrings(filter, filterPath, ['action_name'])
           : own(filter, 'id') === undefined

@@ -149,11 +149,9 @@ const MESSAGES: Record<Operation, Record<number, string>> = {
 
 /** File-import 400 bodies carry a fixed sentence per `error_type`. */
 export const FILE_IMPORT_MESSAGES: Record<string, string> = {
-  'Invalid Date format':
-    "The provided date format is either incorrect or doesn't match the entered dates. Please ensure both the dates and the format are valid.",
+  'Invalid Date format': "The provided date format is either incorrect or doesn't match the entered dates. Please ensure both the dates and the format are valid.",
   'Invalid Offset Value': 'The offset value you have provided is not valid. Please review and correct the offset.',
-  'Difference exceeds 30 days':
-    'Please note that only imports with a date difference of 30 can be displayed. Kindly adjust the dates accordingly.',
+  'Difference exceeds 30 days': 'Please note that only imports with a date difference of 30 can be displayed. Kindly adjust the dates accordingly.',
 };
 
 /**

@@ -28,15 +28,7 @@ export {
   MAX_EXPERIENCE_ELEMENTS,
   MAX_TIMEZONE_OFFSET,
 } from './experience-events';
-export {
-  validateUser,
-  checkCustomerId,
-  isDateValue,
-  USER_PLATFORMS,
-  BLOCKED_ATTRIBUTE_NAMES,
-  SYSTEM_USER_ATTRIBUTES,
-  BLOCKED_CUSTOMER_IDS,
-} from './users';
+export { validateUser, checkCustomerId, isDateValue, USER_PLATFORMS, BLOCKED_ATTRIBUTE_NAMES, SYSTEM_USER_ATTRIBUTES, BLOCKED_CUSTOMER_IDS } from './users';
 export { validateEvents, eventTimeMs, EVENT_PLATFORMS, TV_OS_TYPES, EVENTS_PER_MINUTE } from './events';
 export type { CampaignChannel, CampaignUpdateOptions } from './campaign-update';
 export {

@@ -35,16 +35,13 @@ export const problem = (field: string, rule: string, status = 400, type?: string
   type === undefined ? { field, rule, status } : { field, rule, status, type };
 
 /** @internal A plain JSON object (not an array, not null). */
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** @internal Own-property lookup that ignores anything inherited (`__proto__`, `constructor`). */
-export const own = (value: Record<string, unknown>, key: string): unknown =>
-  Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
+export const own = (value: Record<string, unknown>, key: string): unknown => (Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined);
 
 /** @internal Appends a key or an index to a field path. */
-export const at = (path: string, key: string | number): string =>
-  typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+export const at = (path: string, key: string | number): string => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
 
 /** @internal Quoted enumeration for rules: `must be one of A, B`. */
 export const oneOf = (values: readonly string[]): string => `must be one of ${values.join(', ')}`;
@@ -62,8 +59,7 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 /** @internal Looks like an ISO 8601 date-time (`2024-05-01T10:00:00Z`). */
 export const looksLikeIsoDateTime = (value: string): boolean => ISO_DATE_TIME.test(value);
 /** @internal An ISO 8601 date-time that names a real instant. */
-export const isIsoDateTime = (value: unknown): value is string =>
-  typeof value === 'string' && looksLikeIsoDateTime(value) && isRealDate(value);
+export const isIsoDateTime = (value: unknown): value is string => typeof value === 'string' && looksLikeIsoDateTime(value) && isRealDate(value);
 
 /**
  * @internal Epoch ms of an ISO 8601 date-time; one without a zone is read as UTC (the upstream

@@ -29,8 +29,25 @@ export const SYSTEM_USER_ATTRIBUTES = [
  * overview's list; ids must also be longer than one character.
  */
 export const BLOCKED_CUSTOMER_IDS = [
-  'unknown', 'guest', 'null', '0', '1', 'true', 'false', 'user_attribute_unique_id', 'na', 'n/a', '""',
-  'dummy_seller_code', 'user_id', 'id', 'customer_id', 'uid', 'userid', 'none', 'undefined',
+  'unknown',
+  'guest',
+  'null',
+  '0',
+  '1',
+  'true',
+  'false',
+  'user_attribute_unique_id',
+  'na',
+  'n/a',
+  '""',
+  'dummy_seller_code',
+  'user_id',
+  'id',
+  'customer_id',
+  'uid',
+  'userid',
+  'none',
+  'undefined',
 ] as const;
 
 const ARRAY_OPERATORS = ['addValueToArrayField', 'removeValueFromArrayField'] as const;
@@ -188,8 +205,7 @@ function checkValue(value: unknown, field: string): Problem | undefined {
   return checkDate(value, field);
 }
 
-const isScalar = (value: unknown): boolean =>
-  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+const isScalar = (value: unknown): boolean => typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
 function checkDate(value: unknown, field: string): Problem | undefined {
   // A string shaped like a date-time is stored as a date upstream, so it must name a real instant.

@@ -56,7 +56,12 @@ const STEPS: Step[] = [
     name: 'another document, then back (bfcache or reload)',
     act: async (page) => {
       await page.click('#to-about');
-      await until(() => page.evaluate(() => location.pathname), (path) => path === '/about.html', 15_000, 'about.html');
+      await until(
+        () => page.evaluate(() => location.pathname),
+        (path) => path === '/about.html',
+        15_000,
+        'about.html',
+      );
       await page.back();
     },
     at: '/cart',
@@ -104,7 +109,12 @@ async function startNextApp(dir: string): Promise<AppServer & { server: NextProc
     ENGAGE_PERSONALIZE_KEY: emulator.keys.personalize,
     ENGAGE_SDK_URL: upstream.url,
   });
-  await until(async () => server.output(), (out) => /Ready|started server/i.test(out), 30_000, 'next start');
+  await until(
+    async () => server.output(),
+    (out) => /Ready|started server/i.test(out),
+    30_000,
+    'next start',
+  );
   return {
     url: `http://127.0.0.1:${port}`,
     emulatorUrl: upstream.url,
@@ -151,17 +161,29 @@ export function describeApps(name: EngineName): void {
           const delivered = () => emulatorAdmin<Received>(server.emulatorUrl, 'experience-events');
           for (const step of STEPS) {
             await step.act(page, server.url);
-            await until(() => page.evaluate(() => location.pathname + location.search), (at) => at === step.at, 15_000, `${step.name}: the URL ${step.at}`);
+            await until(
+              () => page.evaluate(() => location.pathname + location.search),
+              (at) => at === step.at,
+              15_000,
+              `${step.name}: the URL ${step.at}`,
+            );
             for (const [count, n] of Object.entries(step.adds)) expected[count as Count] += n;
             // A step that adds nothing is given the time a wrong impression would take (1 s in view, then a flush).
             if (!Object.keys(step.adds).length) await new Promise((resolve) => setTimeout(resolve, 2_000));
-            await until(async () => tally(await delivered()), (counts) => COUNTS.every((c) => counts[c] === expected[c]), 15_000, `${step.name}: ${JSON.stringify(expected)}`).catch(
-              async (error: Error) => {
-                // What the page knows: a restore from the back/forward cache, a warning.
-                const state = await page.evaluate(() => ({ restored: (window as { restoredFromCache?: boolean }).restoredFromCache, console: (window as { consoleMessages?: string[] }).consoleMessages, visibility: document.visibilityState }));
-                throw new Error(`${error.message}; the page: ${JSON.stringify(state)}`);
-              },
-            );
+            await until(
+              async () => tally(await delivered()),
+              (counts) => COUNTS.every((c) => counts[c] === expected[c]),
+              15_000,
+              `${step.name}: ${JSON.stringify(expected)}`,
+            ).catch(async (error: Error) => {
+              // What the page knows: a restore from the back/forward cache, a warning.
+              const state = await page.evaluate(() => ({
+                restored: (window as { restoredFromCache?: boolean }).restoredFromCache,
+                console: (window as { consoleMessages?: string[] }).consoleMessages,
+                visibility: document.visibilityState,
+              }));
+              throw new Error(`${error.message}; the page: ${JSON.stringify(state)}`);
+            });
           }
           // Nothing more arrives later.
           await new Promise((resolve) => setTimeout(resolve, 2_500));

@@ -58,6 +58,8 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
 
 export function requireBinary(path: string, what: string, install: string): void {
   if (!existsSync(path)) {
-    throw new Error(`${what} not found at ${path}. Install it with \`${install}\` (or run \`bash scripts/ensure-test-deps.sh\` as root). Browser tests are never skipped.`);
+    throw new Error(
+      `${what} not found at ${path}. Install it with \`${install}\` (or run \`bash scripts/ensure-test-deps.sh\` as root). Browser tests are never skipped.`,
+    );
   }
 }

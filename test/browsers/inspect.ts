@@ -49,7 +49,8 @@ export function describeInspect(name: EngineName): void {
         intercept: (request) => {
           const url = new URL(request.url);
           requested.push(url.pathname);
-          if (url.pathname === '/demo/') return new Response(spyScript, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': STRICT_CSP } });
+          if (url.pathname === '/demo/')
+            return new Response(spyScript, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': STRICT_CSP } });
           // The stack's `down` switch: the proxy gone, every request reset.
           return down && url.pathname.startsWith('/engage/') ? Response.error() : undefined;
         },
@@ -66,7 +67,12 @@ export function describeInspect(name: EngineName): void {
       try {
         await page.goto(`${demo.url}?engage-inspect`);
         // The hero is in view from the start: counted after 1 s, and the label says when.
-        const first = await until(() => readInspector(page), (i) => /counted at \d\d:\d\d:\d\d/.test(i?.labels['Winter Sale Hero'] ?? ''), 15_000, 'the hero counted');
+        const first = await until(
+          () => readInspector(page),
+          (i) => /counted at \d\d:\d\d:\d\d/.test(i?.labels['Winter Sale Hero'] ?? ''),
+          15_000,
+          'the hero counted',
+        );
         expect(first!.labels['Recommended For You']).toMatch(/not in view/);
         expect(first!.facts.endpoint).toBe('/engage/v1/experiences/events');
         expect(first!.facts.customer).toBe('demo-shopper-1');
@@ -77,10 +83,20 @@ export function describeInspect(name: EngineName): void {
         down = true;
         await page.click('#hero button');
         await page.evaluate(() => (window as unknown as { Engage: { flush(): Promise<void> } }).Engage.flush().catch(() => {}));
-        const one = await until(() => readInspector(page), (i) => /Network/i.test(i?.facts['last answer'] ?? '') && queueLength(i) >= 1, 15_000, 'the first error');
+        const one = await until(
+          () => readInspector(page),
+          (i) => /Network/i.test(i?.facts['last answer'] ?? '') && queueLength(i) >= 1,
+          15_000,
+          'the first error',
+        );
         await page.click('#hero button');
         await page.click('#hero button');
-        const three = await until(() => readInspector(page), (i) => queueLength(i) >= queueLength(one) + 2, 15_000, 'the queue growing');
+        const three = await until(
+          () => readInspector(page),
+          (i) => queueLength(i) >= queueLength(one) + 2,
+          15_000,
+          'the queue growing',
+        );
         expect(three!.facts['last answer']).toMatch(/no answer/);
         const waiting = three!.rows.filter((row) => !/delivered/.test(row.state)).map((row) => row.uuid);
         expect(waiting.length).toBeGreaterThanOrEqual(3);
@@ -101,7 +117,12 @@ export function describeInspect(name: EngineName): void {
 
         // The visitor opts out: every label says so.
         await page.evaluate(() => (window as unknown as { Engage: { optOut(): void } }).Engage.optOut());
-        const out = await until(() => readInspector(page), (i) => !!i && Object.values(i.labels).every((label) => /opted out/.test(label)), 10_000, 'opted out on the labels');
+        const out = await until(
+          () => readInspector(page),
+          (i) => !!i && Object.values(i.labels).every((label) => /opted out/.test(label)),
+          10_000,
+          'opted out on the labels',
+        );
         expect(Object.keys(out!.labels).sort()).toEqual(['Free Shipping Nudge', 'Recommended For You', 'Winter Sale Hero']);
         expect(out!.facts.consent).toMatch(/opted out/);
         await page.evaluate(() => (window as unknown as { Engage: { optIn(): void } }).Engage.optIn());
@@ -122,8 +143,16 @@ export function describeInspect(name: EngineName): void {
         await page.goto(demo.url);
         await until(() => page.evaluate(() => document.documentElement.dataset.demoReady === 'true'), Boolean, 15_000, 'the demo');
         // Past the hero's count, so everything the page does has run.
-        await until(() => page.evaluate(() => document.querySelectorAll('#recorded-log li[data-action="shown"]').length), (n) => n >= 1, 15_000, 'an impression');
-        expect(await page.evaluate(() => [document.querySelector('engage-inspect') === null, document.documentElement.lastElementChild?.tagName])).toEqual([true, 'BODY']);
+        await until(
+          () => page.evaluate(() => document.querySelectorAll('#recorded-log li[data-action="shown"]').length),
+          (n) => n >= 1,
+          15_000,
+          'an impression',
+        );
+        expect(await page.evaluate(() => [document.querySelector('engage-inspect') === null, document.documentElement.lastElementChild?.tagName])).toEqual([
+          true,
+          'BODY',
+        ]);
         expect(await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.includes('inspect')).length)).toBe(0);
         expect(requested.filter((path) => path.includes('inspect'))).toEqual([]);
         expect(await spy(page)).toEqual({ console: [], errors: [], violations: [] });

@@ -46,8 +46,7 @@ export function describeEngine(name: EngineName): void {
       await stack?.close();
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const lines = rows.map(
-        (row) =>
-          `[engines] ${name} | ${row.scenario} | ${row.delivered}/${row.recorded} | ${row.duplicates} dup | ${row.ms} ms${row.note ? ` | ${row.note}` : ''}`,
+        (row) => `[engines] ${name} | ${row.scenario} | ${row.delivered}/${row.recorded} | ${row.duplicates} dup | ${row.ms} ms${row.note ? ` | ${row.note}` : ''}`,
       );
       console.log([`[engines] ${name}: ${engine?.version}, suite ${seconds} s`, ...lines].join('\n'));
     });
@@ -82,13 +81,23 @@ export function describeEngine(name: EngineName): void {
     const record = (page: EnginePage, count: number, action: 'shown' | 'clicked' = 'shown') =>
       page.evaluate(([n, a]) => (window as unknown as Win).record(n, a), [count, action] as const);
     const flush = (page: EnginePage) =>
-      page.evaluate(() => (window as unknown as Win).tracker.flush().then(() => 'ok', (error: Error) => error.name));
+      page.evaluate(() =>
+        (window as unknown as Win).tracker.flush().then(
+          () => 'ok',
+          (error: Error) => error.name,
+        ),
+      );
     const errorNames = (page: EnginePage) => page.evaluate(() => (window as unknown as Win).engageErrors.map((e) => e.name));
 
     /** Waits until the emulator holds `ids` (each at least once), and checks it holds nothing else. */
     async function delivered(scenario: string, ids: string[], since: number, timeoutMs = 45_000, note?: string): Promise<Row> {
       expect(new Set(ids).size).toBe(ids.length);
-      const { unique } = await until(() => stack.received(), (r) => r.unique >= ids.length, timeoutMs, `${ids.length} events at the emulator`);
+      const { unique } = await until(
+        () => stack.received(),
+        (r) => r.unique >= ids.length,
+        timeoutMs,
+        `${ids.length} events at the emulator`,
+      );
       const ms = Date.now() - since;
       const { events, duplicates } = await stack.received();
       expect(unique).toBe(ids.length);
@@ -147,7 +156,12 @@ export function describeEngine(name: EngineName): void {
       await openTracker(page);
       const ids = await record(page, 200);
       // Delivery has failed at least once before the reload.
-      await until(() => errorNames(page), (names) => names.includes('HttpError'), 15_000, 'an HttpError');
+      await until(
+        () => errorNames(page),
+        (names) => names.includes('HttpError'),
+        15_000,
+        'an HttpError',
+      );
       await page.reload();
       await stack.admin('faults', { method: 'DELETE' });
       const since = Date.now();
@@ -162,7 +176,12 @@ export function describeEngine(name: EngineName): void {
       await openTracker(page);
       stack.down = true;
       const ids = await record(page, 50);
-      await until(() => errorNames(page), (names) => names.includes('NetworkError'), 15_000, 'a NetworkError');
+      await until(
+        () => errorNames(page),
+        (names) => names.includes('NetworkError'),
+        15_000,
+        'a NetworkError',
+      );
       expect((await stack.received()).unique).toBe(0);
       stack.down = false;
       // No `online` event comes (the browser was never offline): the tracker's own backoff brings it back.
@@ -268,7 +287,12 @@ export function describeEngine(name: EngineName): void {
       const page = await newPage();
       await openTracker(page);
       const before = await record(page, 20);
-      await until(() => errorNames(page), (names) => names.includes('HttpError'), 15_000, 'an HttpError');
+      await until(
+        () => errorNames(page),
+        (names) => names.includes('HttpError'),
+        15_000,
+        'an HttpError',
+      );
       await page.evaluate(() => {
         IDBObjectStore.prototype.put = () => {
           throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
@@ -284,7 +308,13 @@ export function describeEngine(name: EngineName): void {
       type TagWin = Window & { engageReady?: boolean; visibleAt?: number; calls: Array<{ method: string; experience: string; at: number }>; engageErrors: string[] };
       const page = await newPage();
       await page.goto(`${stack.url}/test/browsers/pages/script-tag.html`);
-      const read = () => page.evaluate(() => ({ ready: (window as unknown as TagWin).engageReady === true, visibleAt: (window as unknown as TagWin).visibleAt, seenAt: (window as unknown as { seenAt?: number }).seenAt, calls: (window as unknown as TagWin).calls }));
+      const read = () =>
+        page.evaluate(() => ({
+          ready: (window as unknown as TagWin).engageReady === true,
+          visibleAt: (window as unknown as TagWin).visibleAt,
+          seenAt: (window as unknown as { seenAt?: number }).seenAt,
+          calls: (window as unknown as TagWin).calls,
+        }));
       const { calls, visibleAt, seenAt } = await until(read, (state) => state.calls.some((call) => call.method === 'shown'), 15_000, 'the impression');
       const shown = calls.find((call) => call.method === 'shown')!;
       expect(shown.experience).toBe('Hero');
@@ -296,7 +326,12 @@ export function describeEngine(name: EngineName): void {
       expect(Math.round(shown.at - seenAt!)).toBeGreaterThanOrEqual(999);
       await page.click('#hero button');
       const since = Date.now();
-      await until(() => stack.received(), (r) => r.unique >= 2, 15_000, 'the impression and the click at the emulator');
+      await until(
+        () => stack.received(),
+        (r) => r.unique >= 2,
+        15_000,
+        'the impression and the click at the emulator',
+      );
       const ms = Date.now() - since;
       const { events, duplicates } = await stack.received();
       expect(events.map((event) => [event.action.replace('SVC_PERSONALIZATION_MESSAGE_', ''), event.attributes.experience, event.attributes.b_id])).toEqual([
@@ -307,7 +342,14 @@ export function describeEngine(name: EngineName): void {
       // The placement below the fold was never seen: no impression for it.
       expect((await read()).calls.filter((call) => call.experience === 'Below the fold')).toEqual([]);
       expect(await page.evaluate(() => (window as unknown as TagWin).engageErrors)).toEqual([]);
-      rows.push({ scenario: 'script tag: impression + click', delivered: events.length, recorded: 2, duplicates, ms, note: `impression ${waited} ms after half in view (${Math.round(shown.at - seenAt!)} ms after the observer callback)` });
+      rows.push({
+        scenario: 'script tag: impression + click',
+        delivered: events.length,
+        recorded: 2,
+        duplicates,
+        ms,
+        note: `impression ${waited} ms after half in view (${Math.round(shown.at - seenAt!)} ms after the observer callback)`,
+      });
     });
   });
 }

@@ -42,7 +42,7 @@ export async function startTestStack(): Promise<TestStack> {
       return stack.down ? Response.error() : undefined;
     },
   });
-  const admin = <T,>(path: string, init?: { method?: string; body?: unknown }) => emulatorAdmin<T>(inner.emulatorUrl, path, init);
+  const admin = <T>(path: string, init?: { method?: string; body?: unknown }) => emulatorAdmin<T>(inner.emulatorUrl, path, init);
   // `stack` is partial until these are assigned: the assertion says what it then is.
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   return Object.assign(stack, {

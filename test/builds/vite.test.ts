@@ -34,7 +34,10 @@ async function buildApp(name: string, main: string): Promise<{ root: string; js:
   writeFileSync(join(root, 'main.js'), main);
   await build({ root, logLevel: 'silent', configFile: false, build: { outDir: 'dist' } });
   const assets = join(root, 'dist/assets');
-  const js = readdirSync(assets).filter((file) => file.endsWith('.js')).map((file) => readFileSync(join(assets, file), 'utf8')).join('\n');
+  const js = readdirSync(assets)
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => readFileSync(join(assets, file), 'utf8'))
+    .join('\n');
   return { root, js };
 }
 
@@ -49,13 +52,18 @@ describe('a Vite app importing only createTracker', () => {
   it(`bundles no client or viewability code, and delivers ${N} events once through the proxy`, async () => {
     const app = await buildApp('tracker-only', TRACKER_APP);
     // The control: the same strings are there when the app imports the client and observe.
-    const control = await buildApp('control', `${TRACKER_APP}\nimport { createClient, observe } from 'engage-sdk';\nwindow.extra = [createClient({ endpoint: '/engage' }), observe];\n`);
+    const control = await buildApp(
+      'control',
+      `${TRACKER_APP}\nimport { createClient, observe } from 'engage-sdk';\nwindow.extra = [createClient({ endpoint: '/engage' }), observe];\n`,
+    );
     for (const text of [...CLIENT, ...VIEWABILITY]) {
       expect(control.js, `the control build carries ${text}`).toContain(text);
       expect(app.js, `the tracker-only build has no ${text}`).not.toContain(text);
     }
     const bytes = gzipSync(app.js, { level: 9 }).length;
-    console.log(`[vite] tracker-only app bundle: ${bytes} B gzip -9 (the app adds a few lines to createTracker); with client and observe: ${gzipSync(control.js, { level: 9 }).length} B`);
+    console.log(
+      `[vite] tracker-only app bundle: ${bytes} B gzip -9 (the app adds a few lines to createTracker); with client and observe: ${gzipSync(control.js, { level: 9 }).length} B`,
+    );
 
     const stack = await startStack({ root: join(app.root, 'dist') });
     try {

@@ -33,7 +33,9 @@ const pushContent = (title: string): PushCampaignContent => ({
 
 describe('campaigns.update against the real proxy and emulator', () => {
   it('push: the whole campaign_content replaces the stored one; request_id is filled with a fresh UUID v4', async () => {
-    await expect(admin().campaigns.update('camp_push_onetime', { channel: 'PUSH', updated_by: 'ops@example.com', campaign_content: pushContent('Sale!') })).resolves.toBeUndefined();
+    await expect(
+      admin().campaigns.update('camp_push_onetime', { channel: 'PUSH', updated_by: 'ops@example.com', campaign_content: pushContent('Sale!') }),
+    ).resolves.toBeUndefined();
     const stored = stack.emulator.getCampaign('camp_push_onetime')!;
     expect(stored.update_count).toBe(1);
     expect(stored.updated_by).toBe('ops@example.com');
@@ -53,24 +55,24 @@ describe('campaigns.update against the real proxy and emulator', () => {
     expect(stored.fields.scheduling_details).toEqual({ delivery_type: 'AT_FIXED_TIME', start_time: '2026-07-20T13:55:00' });
   });
 
-  it.each([
-    ['../camp_push_onetime'],
-    ['camp%2F..'],
-    ['camp/../../v1/customer'],
-    ['camp\r\nX-Injected: 1'],
-    [''],
-  ])('refuses the campaign id %j before sending', async (id) => {
-    const before = stack.requests('campaignUpdate').length;
-    const error = await rejection(admin().campaigns.update(id, { channel: 'PUSH', updated_by: 'ops@example.com' }));
-    expect(isValidationError(error) && error.field).toBe('campaignId');
-    expect(stack.requests('campaignUpdate').length).toBe(before);
-  });
+  it.each([['../camp_push_onetime'], ['camp%2F..'], ['camp/../../v1/customer'], ['camp\r\nX-Injected: 1'], ['']])(
+    'refuses the campaign id %j before sending',
+    async (id) => {
+      const before = stack.requests('campaignUpdate').length;
+      const error = await rejection(admin().campaigns.update(id, { channel: 'PUSH', updated_by: 'ops@example.com' }));
+      expect(isValidationError(error) && error.field).toBe('campaignId');
+      expect(stack.requests('campaignUpdate').length).toBe(before);
+    },
+  );
 
   it.each([
     [{ channel: 'PUSH', updated_by: 'not-an-email' }, 'updated_by'],
     [{ channel: 'PUSH', updated_by: 'ops@example.com', connector: {} }, 'connector'],
     [{ channel: 'EMAIL', updated_by: 'ops@example.com', campaign_content: pushContent('x') }, 'campaign_content.content.push'],
-    [{ channel: 'PUSH', updated_by: 'ops@example.com', campaign_content: { content: { push: { android: { template_type: 'BASIC', basic_details: { title: 't' } } } } } }, 'campaign_content.content.push.android.basic_details.notification_channel'],
+    [
+      { channel: 'PUSH', updated_by: 'ops@example.com', campaign_content: { content: { push: { android: { template_type: 'BASIC', basic_details: { title: 't' } } } } } },
+      'campaign_content.content.push.android.basic_details.notification_channel',
+    ],
     [{ channel: 'PUSH', updated_by: 'ops@example.com', utm_params: { utm_source: 'x' } }, 'utm_params.utm_medium'],
   ])('refuses an incomplete or mixed body before sending (%#: %s)', async (body, field) => {
     const before = stack.requests('campaignUpdate').length;
@@ -81,7 +83,9 @@ describe('campaigns.update against the real proxy and emulator', () => {
   });
 
   it('a dashboard campaign: the upstream 400 comes back parsed from the V1 envelope (code, message, target, details, request_id)', async () => {
-    const error = await rejection(admin().campaigns.update('camp_push_dashboard', { channel: 'PUSH', request_id: 'req-dash', updated_by: 'ops@example.com', campaign_content: pushContent('x') }));
+    const error = await rejection(
+      admin().campaigns.update('camp_push_dashboard', { channel: 'PUSH', request_id: 'req-dash', updated_by: 'ops@example.com', campaign_content: pushContent('x') }),
+    );
     expect(isHttpError(error)).toBe(true);
     expect(error.status).toBe(400);
     expect(error.upstream.code).toBe('400 Bad Request');

@@ -58,7 +58,16 @@ describe('fileImports.status and pages against the real proxy and emulator', () 
     const start = new Date(end.getTime() - 29 * 86_400_000);
     const viaDates = await imports().status({ date: { start_date: start, end_date: end, format: 'DD/MM/YYYY' } });
     expect(viaDates.total_count).toBeGreaterThan(0);
-    for (const format of ['YYYY-MM-DD', 'YYYY/MM/DD', 'DD/MM/YYYY', 'DD-MM-YYYY', 'DD-MM-YYYY hh:mm:ss', 'DD/MM/YYYY hh:mm:ss', 'YYYY-MM-DD hh:mm:ss', 'YYYY/MM/DD hh:mm:ss'] as const) {
+    for (const format of [
+      'YYYY-MM-DD',
+      'YYYY/MM/DD',
+      'DD/MM/YYYY',
+      'DD-MM-YYYY',
+      'DD-MM-YYYY hh:mm:ss',
+      'DD/MM/YYYY hh:mm:ss',
+      'YYYY-MM-DD hh:mm:ss',
+      'YYYY/MM/DD hh:mm:ss',
+    ] as const) {
       const page = await imports().status({ date: { start_date: start, end_date: end, format } });
       expect(page.status).toBe('success');
     }

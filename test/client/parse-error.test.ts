@@ -30,16 +30,19 @@ describe('parseUpstreamError: bodies built by the shared upstream rules', () => 
     ['experienceEvents', 401, 'Authentication required'],
   ];
   it.each(cases)('%s %i → code %s and a message', (operation, status, code) => {
-    const input = status === 400 && operation !== 'experienceEvents'
-      ? { field: 'customer_id', rule: 'is not found in the payload', status, type: 'MissingAttributeError' }
-      : { status };
+    const input =
+      status === 400 && operation !== 'experienceEvents'
+        ? { field: 'customer_id', rule: 'is not found in the payload', status, type: 'MissingAttributeError' }
+        : { status };
     const parsed = parseUpstreamError(errorBody(operation, input, 'ReqIdAbc'));
     expect(parsed.code).toBe(code);
     expect(parsed.message).toMatch(/\w/);
   });
 
   it('standard data: attribute → target, request_id → requestId', () => {
-    expect(parseUpstreamError(errorBody('users', { field: 'customer_id', rule: 'is not found in the payload', status: 400, type: 'MissingAttributeError' }, 'ReqIdAbc'))).toEqual({
+    expect(
+      parseUpstreamError(errorBody('users', { field: 'customer_id', rule: 'is not found in the payload', status: 400, type: 'MissingAttributeError' }, 'ReqIdAbc')),
+    ).toEqual({
       code: 'MissingAttributeError',
       message: 'customer_id is not found in the payload',
       target: 'customer_id',
@@ -48,7 +51,9 @@ describe('parseUpstreamError: bodies built by the shared upstream rules', () => 
   });
 
   it('file-import 400: error_type → code; the enum-case body: status_code → code, data → message', () => {
-    expect(parseUpstreamError(errorBody('fileImportStatus', { field: 'offset', rule: 'must be an integer of at least 1', status: 400, type: 'Invalid Offset Value' }))).toMatchObject({
+    expect(
+      parseUpstreamError(errorBody('fileImportStatus', { field: 'offset', rule: 'must be an integer of at least 1', status: 400, type: 'Invalid Offset Value' })),
+    ).toMatchObject({
       code: 'Invalid Offset Value',
       message: expect.stringContaining('offset value'),
     });

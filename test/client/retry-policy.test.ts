@@ -66,10 +66,12 @@ describe('createPacer', () => {
     vi.useFakeTimers({ now: 0 });
     const pacer = createPacer(1250);
     const starts: number[] = [];
-    const all = Promise.all([0, 1, 2].map(async () => {
-      await pacer.wait();
-      starts.push(Date.now());
-    }));
+    const all = Promise.all(
+      [0, 1, 2].map(async () => {
+        await pacer.wait();
+        starts.push(Date.now());
+      }),
+    );
     await vi.runAllTimersAsync();
     await all;
     expect(starts).toEqual([0, 1250, 2500]);

@@ -26,13 +26,23 @@ describe('what goes on the wire', () => {
   it('paths, methods, JSON headers and bodies of the four operations; caller headers added', async () => {
     const sent: Array<{ method: string; url: string; headers: Headers; body: unknown }> = [];
     const recording: typeof fetch = async (input, init) => {
-      sent.push({ method: init!.method!, url: input instanceof Request ? input.url : input.toString(), headers: new Headers(init!.headers), body: JSON.parse(init!.body as string) });
+      sent.push({
+        method: init!.method!,
+        url: input instanceof Request ? input.url : input.toString(),
+        headers: new Headers(init!.headers),
+        body: JSON.parse(init!.body as string),
+      });
       return fetch(input, init);
     };
     const client = createClient({ endpoint: `${stack.endpoint}/`, fetch: recording, headers: { ...headers, 'X-App': 'back-office' } });
     await client.users.upsert({ customer_id: 'wire-user', attributes: { u_fn: 'W' } });
     await client.events.track('wire-user', { action: 'Wired' });
-    await client.campaigns.update('camp_push_event', { channel: 'PUSH', request_id: 'r-1', updated_by: 'ops@example.com', delivery_controls: { campaign_throttle_rpm: 100 } });
+    await client.campaigns.update('camp_push_event', {
+      channel: 'PUSH',
+      request_id: 'r-1',
+      updated_by: 'ops@example.com',
+      delivery_controls: { campaign_throttle_rpm: 100 },
+    });
     await client.fileImports.status({ import_type: ['USERS'] });
     expect(sent.map((s) => `${s.method} ${s.url.slice(stack.endpoint.length)}`)).toEqual([
       'POST /v1/customer',
@@ -133,7 +143,10 @@ describe('options', () => {
     const cases: Array<[Promise<unknown>, string]> = [
       [client.users.upsert({ customer_id: 'u-big', attributes: { n: 10n as never } }), 'attributes.n'],
       [client.users.upsert({ customer_id: 'u-nan', attributes: { n: Number.NaN } }), 'attributes.n'],
-      [client.users.upsert({ customer_id: 'u-cyc', attributes: cyclic as never }), 'attributes.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self'],
+      [
+        client.users.upsert({ customer_id: 'u-cyc', attributes: cyclic as never }),
+        'attributes.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self.self',
+      ],
       [client.users.upsert(JSON.parse('{"customer_id":"u-proto","attributes":{"__proto__":{"x":1}}}')), 'attributes.__proto__'],
       [client.users.upsert(null as never), 'user'],
     ];

@@ -9,9 +9,9 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const user = (id: string) => stack.emulator.getUsers().users.find((u) => (u as { customer_id?: string }).customer_id === id) as
-  | { customer_id: string; attributes: Record<string, unknown> }
-  | undefined;
+const user = (id: string) =>
+  stack.emulator.getUsers().users.find((u) => (u as { customer_id?: string }).customer_id === id) as
+    { customer_id: string; attributes: Record<string, unknown> } | undefined;
 
 describe('users.upsert against the real proxy and emulator', () => {
   it('fills in type "customer", sends Dates as ISO 8601 and arrays as arrays, and the upstream stores them', async () => {

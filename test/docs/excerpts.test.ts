@@ -19,7 +19,7 @@ interface Excerpt {
 function excerpts(doc: string, text: string): Excerpt[] {
   const found: Excerpt[] = [];
   const fence = /^```\w*\n([\s\S]*?)^```$/gm;
-  for (let match; (match = fence.exec(text)); ) {
+  for (let match; (match = fence.exec(text));) {
     const [first, ...rest] = match[1]!.split('\n');
     const from = FROM.exec(first!.trim());
     if (!from) continue;
@@ -33,7 +33,12 @@ function excerpts(doc: string, text: string): Excerpt[] {
   return found;
 }
 
-const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)];
+const docs = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+];
 const all = docs.flatMap((doc) => excerpts(doc, readFileSync(join(ROOT, doc), 'utf8')));
 
 describe('excerpts in the docs are the code the tests run', () => {

@@ -9,7 +9,9 @@ import { ROOT } from '../support/packed';
 const DOCS = [
   'README.md',
   'CHANGELOG.md',
-  ...readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`),
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
   ...readdirSync(join(ROOT, 'src'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, 'src', entry.name, 'README.md')))
     .map((entry) => `src/${entry.name}/README.md`),

@@ -64,7 +64,7 @@ const runBy: Array<{ doc: string; line: number; test: string }> = [];
 function snippets(doc: string, text: string): Snippet[] {
   const found: Snippet[] = [];
   const fence = /^```(\w*)[^\n]*\n([\s\S]*?)^```$/gm;
-  for (let match; (match = fence.exec(text)); ) {
+  for (let match; (match = fence.exec(text));) {
     const [, lang, code] = match as unknown as [string, string, string];
     if (!CHECKED.has(lang)) continue;
     if (FROM.test(code.split('\n')[0]!.trim())) continue;
@@ -80,7 +80,13 @@ function snippets(doc: string, text: string): Snippet[] {
   return found;
 }
 
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).sort().map((file) => `docs/${file}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .sort()
+    .map((file) => `docs/${file}`),
+];
 const ALL = DOCS.flatMap((doc) => snippets(doc, readFileSync(join(ROOT, doc), 'utf8')));
 const fileOf = (snippet: Snippet) => `${snippet.doc.replace(/\W+/g, '_')}_L${snippet.line}.${snippet.lang}`;
 
@@ -135,7 +141,13 @@ describe('code blocks in the docs compile against the packed package (tsc --stri
     it(`${doc}:${line} is run by ${test}, which reads it from ${doc}`, () => {
       expect(existsSync(join(ROOT, test)), `${test} exists`).toBe(true);
       const source = readFileSync(join(ROOT, test), 'utf8');
-      expect(source.includes(doc) || readdirSync(join(ROOT, 'test/support')).some((file) => source.includes(file.replace(/\.ts$/, '')) && readFileSync(join(ROOT, 'test/support', file), 'utf8').includes(doc)), `${test} (or a helper it imports) reads ${doc}`).toBe(true);
+      expect(
+        source.includes(doc) ||
+          readdirSync(join(ROOT, 'test/support')).some(
+            (file) => source.includes(file.replace(/\.ts$/, '')) && readFileSync(join(ROOT, 'test/support', file), 'utf8').includes(doc),
+          ),
+        `${test} (or a helper it imports) reads ${doc}`,
+      ).toBe(true);
     });
   }
 

@@ -10,8 +10,14 @@ const OPS: Op[] = ['experienceEvents', 'users', 'events', 'campaignUpdate', 'fil
 describe('malformed JSON → 400 in each shape', () => {
   const expected: Record<Op, unknown> = {
     experienceEvents: { title: 'Malformed JSON', description: 'Could not decode the request body: not valid UTF-8 JSON', code: anyId },
-    users: { status: 'fail', error: { message: 'Could not decode the request body. The JSON was incorrect or not encoded as UTF-8.', type: 'Malformed JSON', request_id: anyId } },
-    events: { status: 'fail', error: { message: 'Could not decode the request body. The JSON was incorrect or not encoded as UTF-8.', type: 'Malformed JSON', request_id: anyId } },
+    users: {
+      status: 'fail',
+      error: { message: 'Could not decode the request body. The JSON was incorrect or not encoded as UTF-8.', type: 'Malformed JSON', request_id: anyId },
+    },
+    events: {
+      status: 'fail',
+      error: { message: 'Could not decode the request body. The JSON was incorrect or not encoded as UTF-8.', type: 'Malformed JSON', request_id: anyId },
+    },
     campaignUpdate: {
       error: {
         code: '400 Bad Request',
@@ -46,7 +52,13 @@ describe('wrong content type → 415', () => {
     users: { status: 'fail', error: { message: 'Unsupported Media Type', type: 'MediaTypeError', request_id: anyId } },
     events: { status: 'fail', error: { message: 'Content type is not supported', type: 'Unsupported media type', request_id: anyId } },
     campaignUpdate: {
-      error: { code: '415 Unsupported Media Type', message: 'Content type is not supported', target: '', details: [{ target: '', message: 'Content type is not supported' }], request_id: anyId },
+      error: {
+        code: '415 Unsupported Media Type',
+        message: 'Content type is not supported',
+        target: '',
+        details: [{ target: '', message: 'Content type is not supported' }],
+        request_id: anyId,
+      },
     },
     fileImportStatus: { title: 'Unsupported media type', description: 'Content type is not supported' },
   };
@@ -108,7 +120,10 @@ describe('deeply nested JSON and __proto__ keys → 400, no prototype pollution'
     const res = await call(h, 'users', raw, { raw: true });
     expect(res).toMatchObject({
       status: 400,
-      body: { status: 'fail', error: { attribute: 'attributes.__proto__', message: 'attributes.__proto__ is a reserved key and is not allowed', type: 'InvalidAttributeError' } },
+      body: {
+        status: 'fail',
+        error: { attribute: 'attributes.__proto__', message: 'attributes.__proto__ is a reserved key and is not allowed', type: 'InvalidAttributeError' },
+      },
     });
     const campaign = await call(h, 'campaignUpdate', '{"request_id":"r","updated_by":"a@b.co","__proto__":{"polluted":"yes"}}', { raw: true });
     expect(campaign.status).toBe(400);

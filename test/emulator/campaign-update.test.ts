@@ -64,7 +64,10 @@ describe('campaign update: body rules', () => {
   it('a nested change needs the complete parent object', async () => {
     const partial = { content: { push: { android: { template_type: 'BASIC', basic_details: { title: 'Only the title' } } } } };
     expect(await patch('camp_push_onetime', { ...base, campaign_content: partial })).toMatchObject(
-      bad('campaign_content.content.push.android.basic_details.notification_channel', 'campaign_content.content.push.android.basic_details.notification_channel key is mandatory field'),
+      bad(
+        'campaign_content.content.push.android.basic_details.notification_channel',
+        'campaign_content.content.push.android.basic_details.notification_channel key is mandatory field',
+      ),
     );
     expect(await patch('camp_push_onetime', { ...base, basic_details: { name: 'Renamed' } })).toMatchObject(
       bad('basic_details.platforms', 'basic_details.platforms key is mandatory field'),
@@ -95,16 +98,16 @@ describe('campaign update: body rules', () => {
     expect(await patch('camp_push_onetime', { ...base, scheduling_details: { delivery_type: 'SOON' } })).toMatchObject(
       bad('scheduling_details.delivery_type', 'scheduling_details.delivery_type must be one of ASAP, AT_FIXED_TIME, SEND_IN_BTS, SEND_IN_USER_TIMEZONE'),
     );
-    expect(await patch('camp_push_onetime', { ...base, scheduling_details: { delivery_type: 'ASAP', start_time: '2026-07-20T13:55:00' } })).toMatchObject({ status: 204 });
+    expect(await patch('camp_push_onetime', { ...base, scheduling_details: { delivery_type: 'ASAP', start_time: '2026-07-20T13:55:00' } })).toMatchObject({
+      status: 204,
+    });
   });
 });
 
 describe('campaign update: rules of the stored campaign', () => {
   it('campaigns created in the dashboard are refused', async () => {
     for (const id of ['camp_push_dashboard', 'camp_email_dashboard']) {
-      expect(await patch(id, base)).toMatchObject(
-        bad('campaign_id', 'campaign_id was created in the dashboard; only campaigns created through the API can be updated'),
-      );
+      expect(await patch(id, base)).toMatchObject(bad('campaign_id', 'campaign_id was created in the dashboard; only campaigns created through the API can be updated'));
     }
   });
 
@@ -132,7 +135,9 @@ describe('campaign update: rules of the stored campaign', () => {
     expect(await patch('camp_push_periodic_sent', { ...base, scheduling_details: { start_time: '2026-09-01T10:00:00' } })).toMatchObject(
       bad('scheduling_details.start_time', 'scheduling_details.start_time cannot be edited after an instance of this campaign was sent'),
     );
-    expect(await patch('camp_push_periodic_sent', { ...base, scheduling_details: { start_time: '2026-01-01T10:00:00', expiry_time: '2026-12-01T10:00:00' } })).toMatchObject({
+    expect(
+      await patch('camp_push_periodic_sent', { ...base, scheduling_details: { start_time: '2026-01-01T10:00:00', expiry_time: '2026-12-01T10:00:00' } }),
+    ).toMatchObject({
       status: 204,
     });
     expect(await patch('camp_push_periodic_sent', { ...base, campaign_content: androidContent('Still editable') })).toMatchObject({ status: 204 });
@@ -146,7 +151,15 @@ describe('campaign update: rules of the stored campaign', () => {
   it('unknown and path-walking campaign ids are 404', async () => {
     const expected = {
       status: 404,
-      body: { error: { code: '404 Not Found', message: 'No campaign exists with this campaign_id', target: 'campaign_id', details: [{ target: 'campaign_id', message: 'No campaign exists with this campaign_id' }], request_id: 'req-1' } },
+      body: {
+        error: {
+          code: '404 Not Found',
+          message: 'No campaign exists with this campaign_id',
+          target: 'campaign_id',
+          details: [{ target: 'campaign_id', message: 'No campaign exists with this campaign_id' }],
+          request_id: 'req-1',
+        },
+      },
     };
     expect(await patch('camp_nope', base)).toMatchObject(expected);
     expect(await patch('..%2F..%2Fv1%2Fevent', base)).toMatchObject(expected);
@@ -159,7 +172,13 @@ describe('campaign update: rules of the stored campaign', () => {
       error: {
         code: '401 Authentication error',
         message: 'Authentication required',
-        details: [{ code: 'InvalidValue', target: 'APP_SECRET_KEY', message: [{ code: 'InvalidValue', target: 'APP_SECRET_KEY', message: 'Invalid APP_SECRET_KEY is provided.' }] }],
+        details: [
+          {
+            code: 'InvalidValue',
+            target: 'APP_SECRET_KEY',
+            message: [{ code: 'InvalidValue', target: 'APP_SECRET_KEY', message: 'Invalid APP_SECRET_KEY is provided.' }],
+          },
+        ],
         request_id: '',
       },
     });
@@ -178,7 +197,15 @@ describe('campaign update: rules of the stored campaign', () => {
       }
       expect(list.some((c) => c.channel === channel && c.origin === 'DASHBOARD')).toBe(true);
     }
-    expect(list[0]).toEqual({ id: 'camp_abc123xyz', name: 'abc123xyz', channel: 'PUSH', scheduling_type: 'ONE_TIME', origin: 'API', instance_sent: false, status: 'SCHEDULED' });
+    expect(list[0]).toEqual({
+      id: 'camp_abc123xyz',
+      name: 'abc123xyz',
+      channel: 'PUSH',
+      scheduling_type: 'ONE_TIME',
+      origin: 'API',
+      instance_sent: false,
+      status: 'SCHEDULED',
+    });
   });
 });
 
@@ -191,7 +218,13 @@ describe('campaign update: rate limits (10/s, 100/min, 6000/h per client)', () =
       const refused = await call(limited, 'campaignUpdate', base);
       expect(refused.status).toBe(429);
       expect(refused.body).toEqual({
-        error: { code: '429 conflict', message: 'rate_limit', target: '', details: [{ target: 'rate_limit', message: 'Rate limiting breached' }], request_id: expect.any(String) },
+        error: {
+          code: '429 conflict',
+          message: 'rate_limit',
+          target: '',
+          details: [{ target: 'rate_limit', message: 'Rate limiting breached' }],
+          request_id: expect.any(String),
+        },
       });
       expect(refused.headers.get('retry-after')).toBe('1');
       t += 1000;

@@ -72,7 +72,18 @@ describe('events: rules', () => {
   });
 
   it('platform: ANDROID | iOS | web | TV | unknown, any case', async () => {
-    expect(await call(h, 'events', event({ actions: [{ action: 'A', platform: 'Android' }, { action: 'B', platform: 'unknown' }] }))).toMatchObject(ok);
+    expect(
+      await call(
+        h,
+        'events',
+        event({
+          actions: [
+            { action: 'A', platform: 'Android' },
+            { action: 'B', platform: 'unknown' },
+          ],
+        }),
+      ),
+    ).toMatchObject(ok);
     expect(await call(h, 'events', event({ actions: [{ action: 'A', platform: 'Fridge' }] }))).toMatchObject(
       fail(400, 'InvalidAttributeError', 'actions[0].platform must be one of ANDROID, iOS, web, TV, unknown', 'actions[0].platform'),
     );

@@ -20,10 +20,22 @@ const CLICKED = 'SVC_PERSONALIZATION_MESSAGE_CLICKED';
 const newUser = { name: 'John Doe', first_name: 'John', last_name: 'Doe' };
 
 const EXPERIENCE_EXAMPLES: Record<string, unknown> = {
-  'Impression (Existing User)': xp('<unique user identifier like email or phone number. Eg: john@example.com>', SHOWN, 'aa886712-4537-47c1-b126-2686efda2e26', 1725258666, XP_ATTRIBUTES),
+  'Impression (Existing User)': xp(
+    '<unique user identifier like email or phone number. Eg: john@example.com>',
+    SHOWN,
+    'aa886712-4537-47c1-b126-2686efda2e26',
+    1725258666,
+    XP_ATTRIBUTES,
+  ),
   'Impression (New User)': xp('john@example.com', SHOWN, 'aa886712-4537-47c1-b126-2686efda2e26', 1725258666, XP_ATTRIBUTES, newUser),
   'Impression (Anonymous User)': xp('<identifier for the user for the session>', SHOWN, 'aa886712-4537-47c1-b126-2686efda2e26', 1725258666, XP_ATTRIBUTES),
-  'Click (Existing User)': xp('<unique user identifier like email or phone number. Eg: john@example.com>', CLICKED, 'aa886712-4537-47c1-b126-2686efda2e26', 1725258666, clickAttributes),
+  'Click (Existing User)': xp(
+    '<unique user identifier like email or phone number. Eg: john@example.com>',
+    CLICKED,
+    'aa886712-4537-47c1-b126-2686efda2e26',
+    1725258666,
+    clickAttributes,
+  ),
   'Click (New User)': xp('john@example.com', CLICKED, 'bb997812-4537-47c1-b126-2686efda2e27', 1725258670, clickAttributes, newUser),
   'Click (Anonymous User)': xp('<identifier for the user for the session>', CLICKED, 'aa886712-4537-47c1-b126-2686efda2e26', 1725258666, clickAttributes),
 };
@@ -172,7 +184,11 @@ const CAMPAIGN_EXAMPLES: Array<[string, string, unknown]> = [
       },
     },
   ],
-  ['Push - Update Scheduling', 'camp_push_onetime', { request_id: 'push_sched_update', updated_by: 'john.doe@example.com', scheduling_details: { expiry_time: '2026-07-20T13:55:00' } }],
+  [
+    'Push - Update Scheduling',
+    'camp_push_onetime',
+    { request_id: 'push_sched_update', updated_by: 'john.doe@example.com', scheduling_details: { expiry_time: '2026-07-20T13:55:00' } },
+  ],
 ];
 
 const FILE_IMPORT_EXAMPLES: Record<string, unknown> = {

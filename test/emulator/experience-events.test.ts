@@ -162,9 +162,7 @@ describe('experience events: authentication', () => {
     expect(missing.status).toBe(401);
     expect(missing.body).toEqual({ title: 'Authentication required', description: 'Invalid API_KEY used in Authentication Header' });
     expect(await call(h, 'experienceEvents', xpBody(), { headers: { 'svc-appkey': undefined } })).toMatchObject(invalid('SVC-APPKEY header is missing'));
-    expect(await call(h, 'experienceEvents', xpBody(), { headers: { 'svc-appkey': 'OTHER' } })).toMatchObject(
-      invalid('SVC-APPKEY header does not name this workspace'),
-    );
+    expect(await call(h, 'experienceEvents', xpBody(), { headers: { 'svc-appkey': 'OTHER' } })).toMatchObject(invalid('SVC-APPKEY header does not name this workspace'));
     expect(h.emulator.getExperienceEvents().unique).toBe(1);
   });
 });

@@ -47,8 +47,24 @@ describe('file-import status: seeded data', () => {
       expect(r.last_run_status).toBe(r.status);
       expect(Object.keys(r).sort()).toEqual(
         [
-          'import_id', 'import_name', 'last_run_status', 'import_type', 'schedule_type', 'import_source', 'custom_segment_config', 'aux_data_config',
-          'total_files', 'processed_files', 'total_rows', 'processed_rows', 'created_at', 'last_run_at', 'next_scheduled_at', 'created_by_email', 'status', 'time_zone',
+          'import_id',
+          'import_name',
+          'last_run_status',
+          'import_type',
+          'schedule_type',
+          'import_source',
+          'custom_segment_config',
+          'aux_data_config',
+          'total_files',
+          'processed_files',
+          'total_rows',
+          'processed_rows',
+          'created_at',
+          'last_run_at',
+          'next_scheduled_at',
+          'created_by_email',
+          'status',
+          'time_zone',
         ].sort(),
       );
     }
@@ -172,7 +188,10 @@ describe('file-import status: auth and limits', () => {
       for (let i = 0; i < 50; i++) expect((await call(limited, 'fileImportStatus', {})).status).toBe(200);
       const refused = await call(limited, 'fileImportStatus', {});
       expect(refused.status).toBe(429);
-      expect(refused.body).toEqual({ status: 'fail', error: { message: 'Rate limits exceeded, please try after some time', type: 'Rate Limits Exceeded', request_id: expect.any(String) } });
+      expect(refused.body).toEqual({
+        status: 'fail',
+        error: { message: 'Rate limits exceeded, please try after some time', type: 'Rate Limits Exceeded', request_id: expect.any(String) },
+      });
       expect(refused.headers.get('retry-after')).toBe('60');
       now += 60_000;
       expect((await call(limited, 'fileImportStatus', {})).status).toBe(200);
@@ -218,4 +237,3 @@ describe('file-import status: live imports (admin)', () => {
     });
   });
 });
-

@@ -70,7 +70,20 @@ describe('users: rules', () => {
 
   it('platforms: ANDROID | iOS | web with active "true"/"false", at top level or inside attributes', async () => {
     expect(await call(h, 'users', user({ platforms: [{ platform: 'web', active: 'true' }] }))).toMatchObject(ok);
-    expect(await call(h, 'users', user({ attributes: { platforms: [{ platform: 'iOS', active: 'false' }, { platform: 'ANDROID', active: true }] } }))).toMatchObject(ok);
+    expect(
+      await call(
+        h,
+        'users',
+        user({
+          attributes: {
+            platforms: [
+              { platform: 'iOS', active: 'false' },
+              { platform: 'ANDROID', active: true },
+            ],
+          },
+        }),
+      ),
+    ).toMatchObject(ok);
     expect(h.emulator.getUsers().users[0]!.platforms).toEqual([
       { platform: 'web', active: 'true' },
       { platform: 'iOS', active: 'false' },
@@ -112,9 +125,9 @@ describe('users: rules', () => {
     expect(await call(h, 'users', user({ attributes: { addValueToArrayField: { tags: ['b', 'a'] } } }))).toMatchObject(ok);
     expect(await call(h, 'users', user({ attributes: { removeValueFromArrayField: { tags: ['a'] } } }))).toMatchObject(ok);
     expect(h.emulator.getUsers().users[0]!.attributes.tags).toEqual(['b']);
-    expect(
-      await call(h, 'users', user({ attributes: { addValueToArrayField: { first_name: ['x'] }, removeValueFromArrayField: { first_name: ['y'] } } })),
-    ).toMatchObject(fail(400, 'ArrayFieldError', "Cannot add and remove 'first_name' at the same time", 'addValueToArrayField'));
+    expect(await call(h, 'users', user({ attributes: { addValueToArrayField: { first_name: ['x'] }, removeValueFromArrayField: { first_name: ['y'] } } }))).toMatchObject(
+      fail(400, 'ArrayFieldError', "Cannot add and remove 'first_name' at the same time", 'addValueToArrayField'),
+    );
   });
 
   it('update_existing_only: true updates a known user and never creates one', async () => {

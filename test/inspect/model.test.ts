@@ -6,7 +6,16 @@ import { HttpError, NetworkError } from '../../src/errors';
 import { context } from '../tracker/fixtures';
 
 const element = {} as Element;
-const row = (extra: Partial<PlacementRow> = {}): PlacementRow => ({ element, context, observed: true, inView: false, tabHidden: false, alreadyCounted: false, clicks: 0, ...extra });
+const row = (extra: Partial<PlacementRow> = {}): PlacementRow => ({
+  element,
+  context,
+  observed: true,
+  inView: false,
+  tabHidden: false,
+  alreadyCounted: false,
+  clicks: 0,
+  ...extra,
+});
 const say = (extra: Partial<PlacementRow>, ratio = 0, optedOut = false) =>
   describePlacement(row(extra), ratio, { endpoint: '/e', customerId: 'u', optedOut }, new Map(), 10_000).lines.join(' | ');
 

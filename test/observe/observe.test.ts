@@ -216,7 +216,9 @@ describe('observe: null and undefined mean "not given"', () => {
 
 describe('observe: clicks', () => {
   it('records every click inside, with b_id from the nearest data-engage-b-id within the element', () => {
-    const outer = placement('<section data-engage-b-id="outer"><div id="p"><button data-engage-b-id="buy"><span>Buy</span></button><a href="#x">More</a></div></section>');
+    const outer = placement(
+      '<section data-engage-b-id="outer"><div id="p"><button data-engage-b-id="buy"><span>Buy</span></button><a href="#x">More</a></div></section>',
+    );
     const el = outer.querySelector('#p')!;
     const { rec, clicks } = recorder();
     observe(rec, el, context());
@@ -231,14 +233,18 @@ describe('observe: clicks', () => {
 
   it('a throwing recorder does not break the page', () => {
     const el = placement();
-    observe({
-      shown: () => {
-        throw new Error('boom');
+    observe(
+      {
+        shown: () => {
+          throw new Error('boom');
+        },
+        clicked: () => {
+          throw new Error('boom');
+        },
       },
-      clicked: () => {
-        throw new Error('boom');
-      },
-    }, el, context());
+      el,
+      context(),
+    );
     expect(() => el.querySelector('button')!.click()).not.toThrow();
     view(el, 1);
     expect(() => vi.advanceTimersByTime(1_000)).not.toThrow();
@@ -267,7 +273,11 @@ describe('autoObserve', () => {
     view(first, 1);
     view(second, 1);
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(shown().map((c) => c.context.cid).sort()).toEqual(['cid-1', 'cid-2']);
+    expect(
+      shown()
+        .map((c) => c.context.cid)
+        .sort(),
+    ).toEqual(['cid-1', 'cid-2']);
     (second.querySelector('button') as HTMLElement).click();
     expect(clicks()).toEqual([{ action: 'clicked', context: context(2), attributes: { b_id: 'go' } }]);
   });

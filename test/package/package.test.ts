@@ -125,13 +125,25 @@ it('a Cloudflare Worker typed by @cloudflare/workers-types compiles with the Dur
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { module: 'esnext', moduleResolution: 'bundler', target: 'ES2022', lib: ['ES2022'], types: ['@cloudflare/workers-types'], strict: true, skipLibCheck: false, noEmit: true },
+      compilerOptions: {
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        target: 'ES2022',
+        lib: ['ES2022'],
+        types: ['@cloudflare/workers-types'],
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+      },
       files: ['worker.ts'],
     }),
   );
   writeFileSync(join(dir, 'worker.ts'), WORKER);
   const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { encoding: 'utf8' });
-  const errors = tsc.stdout.split('\n').filter((line) => /error TS\d+/.test(line)).map((line) => line.replace(/^.*?([\w.-]+\.ts)\((\d+),\d+\): error (TS\d+).*$/, '$1:$2 $3'));
+  const errors = tsc.stdout
+    .split('\n')
+    .filter((line) => /error TS\d+/.test(line))
+    .map((line) => line.replace(/^.*?([\w.-]+\.ts)\((\d+),\d+\): error (TS\d+).*$/, '$1:$2 $3'));
   expect(errors, tsc.stdout).toEqual(['worker.ts:17 TS2322']);
 }, 60_000);
 
@@ -155,7 +167,10 @@ describe.each([
     writeFileSync(join(dir, 'wrong.ts'), WRONG);
     writeFileSync(join(dir, 'page.ts'), PAGE);
     const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { encoding: 'utf8' });
-    const errors = tsc.stdout.split('\n').filter((line) => /error TS\d+/.test(line)).map((line) => line.replace(/^.*?([\w.-]+\.ts)\(\d+,\d+\): error (TS\d+).*$/, '$1 $2'));
+    const errors = tsc.stdout
+      .split('\n')
+      .filter((line) => /error TS\d+/.test(line))
+      .map((line) => line.replace(/^.*?([\w.-]+\.ts)\(\d+,\d+\): error (TS\d+).*$/, '$1 $2'));
     expect(errors, tsc.stdout).toEqual(['page.ts TS2551', 'wrong.ts TS2339']);
     expect(readdirSync(join(work, 'node_modules/engage-sdk/dist')).includes('global.d.ts')).toBe(true);
   }, 60_000);

@@ -135,10 +135,7 @@ it('a page on another origin reaches users, events, campaign update and three pa
   page.on('requestfailed', (request) => failures.push(`${request.method()} ${request.url()} ${request.failure()?.errorText}`));
   await page.goto(`${siteOrigin}/`);
   await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
-  const out = await page.evaluate(([endpoint, token]) => (window as unknown as { run(e: string, t: string): Promise<any> }).run(endpoint!, token!), [
-    proxyUrl,
-    TOKEN,
-  ]);
+  const out = await page.evaluate(([endpoint, token]) => (window as unknown as { run(e: string, t: string): Promise<any> }).run(endpoint!, token!), [proxyUrl, TOKEN]);
   expect(out.errors).toEqual([]);
   expect(failures).toEqual([]);
 

@@ -68,7 +68,11 @@ describe('configFromEnv: CORS headers and log format', () => {
   });
 
   it('adds ENGAGE_ALLOWED_HEADERS, once each whatever the case', () => {
-    expect(headers({ ENGAGE_ADMIN_TOKEN: 't', ENGAGE_ALLOWED_HEADERS: 'X-CSRF-Token, authorization,content-type' })).toEqual(['Content-Type', 'Authorization', 'X-CSRF-Token']);
+    expect(headers({ ENGAGE_ADMIN_TOKEN: 't', ENGAGE_ALLOWED_HEADERS: 'X-CSRF-Token, authorization,content-type' })).toEqual([
+      'Content-Type',
+      'Authorization',
+      'X-CSRF-Token',
+    ]);
   });
 
   it('refuses a header name that is not a token and an unknown log format, naming the variable', () => {
@@ -184,13 +188,46 @@ describe('engage-proxy (built)', () => {
     expect(text).toContain('engage_proxy_requests_total{operation="none",status="404"} 1');
     expect(text).not.toContain('operation="none",status="200"');
 
-    await expect.poll(() => output().split('\n').filter((l) => l.startsWith('{')).length, { timeout: 10_000 }).toBe(3);
-    const lines = output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    await expect
+      .poll(
+        () =>
+          output()
+            .split('\n')
+            .filter((l) => l.startsWith('{')).length,
+        { timeout: 10_000 },
+      )
+      .toBe(3);
+    const lines = output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ status: 404, path: '/engage/healthz' });
-    expect(lines[1]).toMatchObject({ level: 'info', method: 'POST', path: '/engage/v1/experiences/events', operation: 'experienceEvents', status: 200, upstreamStatus: 200, forwarded: 2 });
+    expect(lines[1]).toMatchObject({
+      level: 'info',
+      method: 'POST',
+      path: '/engage/v1/experiences/events',
+      operation: 'experienceEvents',
+      status: 200,
+      upstreamStatus: 200,
+      forwarded: 2,
+    });
     expect(lines[2]).toMatchObject({ status: 200, deduplicated: 2 });
     expect(Object.keys(lines[1]).sort()).toEqual(
-      ['attempts', 'clientAddress', 'durationMs', 'forwarded', 'level', 'message', 'method', 'operation', 'path', 'status', 'time', 'upstreamMs', 'upstreamStatus'].sort(),
+      [
+        'attempts',
+        'clientAddress',
+        'durationMs',
+        'forwarded',
+        'level',
+        'message',
+        'method',
+        'operation',
+        'path',
+        'status',
+        'time',
+        'upstreamMs',
+        'upstreamStatus',
+      ].sort(),
     );
     expect(output()).not.toContain(KEYS.personalize);
     expect(output()).not.toContain(body.elements[0]!.actions[0]!.svc_event_uuid as string);

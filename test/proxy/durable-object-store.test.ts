@@ -65,7 +65,7 @@ describe('createDurableObjectStore', () => {
     expect(calls[1]!.call).toMatchObject({ op: 'release', keys: ['ev:{W}:x'], owner: 'owner' });
   });
 
-  it('an object that fails: the call rejects with the object\'s status', async () => {
+  it("an object that fails: the call rejects with the object's status", async () => {
     const binding: EngageStoreNamespace = {
       idFromName: (name) => name,
       get: () => ({ fetch: async () => ({ ok: false, status: 500, json: async () => null }) }),

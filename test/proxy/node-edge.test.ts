@@ -101,7 +101,11 @@ describe('the Node edge (serve without a fetch: undici pool)', () => {
 
   it('routes a path with dot segments as a URL parser resolves it, and 404s outside basePath', async () => {
     const { url } = await start();
-    const dotted = await raw(`${url}/v1/x/../experiences/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, chunks: [JSON.stringify(experienceBody(1))] });
+    const dotted = await raw(`${url}/v1/x/../experiences/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      chunks: [JSON.stringify(experienceBody(1))],
+    });
     expect(dotted.status).toBe(200);
     expect((await raw(`${front!.url}/other/v1/experiences/events`, { method: 'POST' })).status).toBe(404);
   });

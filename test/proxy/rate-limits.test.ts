@@ -14,7 +14,9 @@ describe('ENGAGE_RATE_LIMITS', () => {
   });
 
   it('replaces only the scopes it names, with several windows joined by +', () => {
-    const result = rateLimitsFromEnv('experienceEvents.client=600/min, experienceEvents.workspace=50000/5min, campaignUpdate.workspace=5/s+50/min+1000/h, events.client=off');
+    const result = rateLimitsFromEnv(
+      'experienceEvents.client=600/min, experienceEvents.workspace=50000/5min, campaignUpdate.workspace=5/s+50/min+1000/h, events.client=off',
+    );
     if (!('limits' in result)) throw new Error(result.errors.join('\n'));
     expect(result.limits.experienceEvents).toEqual({ client: [{ limit: 600, windowMs: 60_000 }], workspace: [{ limit: 50_000, windowMs: 300_000 }] });
     expect(result.limits.campaignUpdate.workspace).toEqual([
@@ -45,7 +47,13 @@ describe('ENGAGE_RATE_LIMITS', () => {
 
   it('a bad value stops engage-proxy at start-up with the message', async () => {
     const cli = resolve(import.meta.dirname, '../../dist/proxy-cli.js');
-    const env = { PATH: process.env.PATH, ENGAGE_WORKSPACE_ID: 'W', ENGAGE_PERSONALIZE_KEY: 'k', ENGAGE_SDK_URL: 'http://127.0.0.1:1', ENGAGE_RATE_LIMITS: 'experienceEvents.client=lots' };
+    const env = {
+      PATH: process.env.PATH,
+      ENGAGE_WORKSPACE_ID: 'W',
+      ENGAGE_PERSONALIZE_KEY: 'k',
+      ENGAGE_SDK_URL: 'http://127.0.0.1:1',
+      ENGAGE_RATE_LIMITS: 'experienceEvents.client=lots',
+    };
     const child = spawn(process.execPath, [cli], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stderr.on('data', (chunk) => (out += chunk));

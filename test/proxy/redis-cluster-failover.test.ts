@@ -61,7 +61,9 @@ async function killMasterUnderLoad(policy: 'forward' | 'retry') {
     const victim = (await cluster.masters()).find((master) => master.port !== cluster!.servers[0]!.port)!;
     await victim.server.kill();
     const replica = (await cluster.nodes()).find((node) => node.master === victim.id)!;
-    await expect.poll(async () => (await cluster!.nodes()).find((node) => node.id === replica.id)!.flags.includes('master'), { timeout: 15_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(async () => (await cluster!.nodes()).find((node) => node.id === replica.id)!.flags.includes('master'), { timeout: 15_000, interval: 100 })
+      .toBe(true);
     promotedAt = Date.now();
   })();
 

@@ -109,7 +109,9 @@ describe('ENGAGE_REDIS_URL misconfigured', () => {
     });
     const proxy = await startProxyProcess({ ...env, ENGAGE_REDIS_URL: `redis://127.0.0.1:${port}` });
     try {
-      expect(proxy.output.join('\n')).toContain(`store: redis://127.0.0.1:${port} (ENGAGE_REDIS_URL not reachable yet: connect ECONNREFUSED 127.0.0.1:${port}; not ready`);
+      expect(proxy.output.join('\n')).toContain(
+        `store: redis://127.0.0.1:${port} (ENGAGE_REDIS_URL not reachable yet: connect ECONNREFUSED 127.0.0.1:${port}; not ready`,
+      );
       for (let i = 0; i < 3; i++) {
         const res = await fetch(`${proxy.url}/readyz`);
         expect([res.status, await res.json()]).toEqual([503, { status: 'not ready', checks: { keys: 'ok', store: 'unreachable' } }]);

@@ -84,9 +84,13 @@ describe('Redis Cluster: one workspace over every master', () => {
     for (let i = 0; i < 10; i++) {
       const statuses = await Promise.all(
         Array.from({ length: 10 }, () =>
-          proxy(new Request('https://shop.example/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(experienceBody(20)) })).then(
-            (r) => r.status,
-          ),
+          proxy(
+            new Request('https://shop.example/v1/experiences/events', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(experienceBody(20)),
+            }),
+          ).then((r) => r.status),
         ),
       );
       expect(statuses).toEqual(Array.from({ length: 10 }, () => 200));
@@ -116,11 +120,20 @@ describe('Redis Cluster read through a single-node client', () => {
       expect(await single.ping()).toBe('PONG');
       const ready = await handler(new Request('http://proxy.test/readyz'));
       const body = (await ready.json()) as { checks: { store: string } };
-      expect([ready.status, body.checks.store]).toEqual([503, expect.stringMatching(/^cannot claim \(redirection: MOVED\/ASK\/CROSSSLOT — a Redis Cluster read through a single-node client/)]);
+      expect([ready.status, body.checks.store]).toEqual([
+        503,
+        expect.stringMatching(/^cannot claim \(redirection: MOVED\/ASK\/CROSSSLOT — a Redis Cluster read through a single-node client/),
+      ]);
       // Polled again, the same reason: logged once, not per probe.
       expect((await handler(new Request('http://proxy.test/readyz'))).status).toBe(503);
       expect(changes).toEqual([`not ready: store: ${body.checks.store}`]);
-      const res = await handler(new Request('http://proxy.test/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(experienceBody(20)) }));
+      const res = await handler(
+        new Request('http://proxy.test/v1/experiences/events', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(experienceBody(20)),
+        }),
+      );
       expect(res.status).toBe(200);
       expect(entries.at(-1)?.storeErrorKinds?.redirection).toBeGreaterThanOrEqual(1);
     } finally {

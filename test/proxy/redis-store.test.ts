@@ -136,9 +136,7 @@ describe('Redis store: round trips', () => {
       const claimBytes = counter.bytesIn();
       await store.commit(keys, LONG);
       const commitTurns = counter.turns() - claimTurns;
-      console.log(
-        `Round trips: 2 increments + claim of 20 = ${claimTurns} (${claimBytes} bytes sent), commit of 20 = ${commitTurns}`,
-      );
+      console.log(`Round trips: 2 increments + claim of 20 = ${claimTurns} (${claimBytes} bytes sent), commit of 20 = ${commitTurns}`);
       expect(claimTurns).toBe(1);
       expect(commitTurns).toBe(1);
 
@@ -191,9 +189,7 @@ describe('Redis store: two proxy instances sharing one Redis', () => {
     const prefix = `t:${randomUUID()}:`;
     const stores = [createRedisStore(redis.client, { prefix }), createRedisStore(second.client, { prefix })];
     const keys = Array.from({ length: 20 }, uuidKey);
-    const results = await Promise.all(
-      stores.flatMap((store, i) => Array.from({ length: 100 }, (_, j) => store.claim(keys, `i${i}-r${j}`, 30_000))),
-    );
+    const results = await Promise.all(stores.flatMap((store, i) => Array.from({ length: 100 }, (_, j) => store.claim(keys, `i${i}-r${j}`, 30_000))));
     for (let k = 0; k < keys.length; k++) {
       expect(results.filter((states) => states[k] === 'claimed')).toHaveLength(1);
     }
@@ -219,7 +215,14 @@ describe('Redis store: Redis stopped, stalled, restarted', () => {
       ['ping', store.ping!()],
     ];
     // Settled together: a commit waits for its batch, and the others must not reject unobserved meanwhile.
-    const outcomes = await Promise.all(calls.map(([name, call]) => call.then(() => [name, 'resolved'] as const, (error: Error) => [name, error.message] as const)));
+    const outcomes = await Promise.all(
+      calls.map(([name, call]) =>
+        call.then(
+          () => [name, 'resolved'] as const,
+          (error: Error) => [name, error.message] as const,
+        ),
+      ),
+    );
     for (const [name, outcome] of outcomes) expect(outcome, name).toMatch(pattern);
   }
 

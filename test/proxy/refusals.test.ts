@@ -90,7 +90,12 @@ describe('operations', () => {
   });
 
   it('refuses when authorize throws, without crashing', async () => {
-    h = await harness({ operations: ['fileImportStatus'], authorize: () => { throw new Error('session store down'); } });
+    h = await harness({
+      operations: ['fileImportStatus'],
+      authorize: () => {
+        throw new Error('session store down');
+      },
+    });
     const res = await h.call('/v1.0/data/fileimports/import/status', { json: {} });
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain('session store down');
@@ -123,7 +128,12 @@ describe('size and media type', () => {
   it('refuses a streamed body over the limit with 413 (no declared length)', async () => {
     h = await harness({ maxBodyBytes: 1_000 });
     const chunk = new TextEncoder().encode(JSON.stringify(experienceBody(5)));
-    const stream = new ReadableStream({ start(c) { for (let i = 0; i < 10; i++) c.enqueue(chunk); c.close(); } });
+    const stream = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 10; i++) c.enqueue(chunk);
+        c.close();
+      },
+    });
     const res = await h.proxy(
       new Request(`${PROXY_ORIGIN}/engage${XP}`, { method: 'POST', body: stream, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit),
     );

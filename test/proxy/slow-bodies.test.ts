@@ -59,7 +59,11 @@ describe('ENGAGE_REQUEST_TIMEOUT_MS', () => {
     const slow: Slow[] = [];
     // In batches: a listen backlog holds a few hundred connections at a time.
     for (let i = 0; i < SLOW; i += 200) slow.push(...(await Promise.all(Array.from({ length: 200 }, () => slowClient(port)))));
-    const normal = await fetch(`${proxy.url}/v1/experiences/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(experienceBody(3)) });
+    const normal = await fetch(`${proxy.url}/v1/experiences/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(experienceBody(3)),
+    });
     expect(normal.status).toBe(200);
     expect(slow.filter((s) => s.endedAt === undefined).length).toBeGreaterThan(0); // still held while the normal one was served
     await expect.poll(() => slow.filter((s) => s.endedAt === undefined).length, { timeout: TIMEOUT_MS + 10_000, interval: 200 }).toBe(0);

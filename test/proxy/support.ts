@@ -72,17 +72,19 @@ export interface Harness {
 
 export const PROXY_ORIGIN = 'https://shop.example';
 
-export async function harness(
-  options: Partial<ProxyOptions> = {},
-  emulatorOptions: Parameters<typeof createEmulator>[0] = {},
-): Promise<Harness> {
+export async function harness(options: Partial<ProxyOptions> = {}, emulatorOptions: Parameters<typeof createEmulator>[0] = {}): Promise<Harness> {
   const upstream = await startUpstream(emulatorOptions);
   const sent: Sent[] = [];
   const proxy = createProxy({
     fetch: async (input, init) => {
       const headers: Record<string, string> = {};
       new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
-      sent.push({ method: init?.method ?? 'GET', path: new URL(input instanceof Request ? input.url : input.toString()).pathname, headers, body: (init?.body as string | undefined) ?? '' });
+      sent.push({
+        method: init?.method ?? 'GET',
+        path: new URL(input instanceof Request ? input.url : input.toString()).pathname,
+        headers,
+        body: (init?.body as string | undefined) ?? '',
+      });
       return fetch(input, init);
     },
     workspaceId: WORKSPACE,
@@ -116,7 +118,10 @@ export async function harness(
 
 let counter = 0;
 /** A valid experience-events body with `n` actions for one customer, fresh UUIDs. */
-export function experienceBody(n = 1, customerId = 'user-42'): { elements: Array<{ customer_id: string; user_timezone_offset: number; actions: Array<Record<string, unknown>> }> } {
+export function experienceBody(
+  n = 1,
+  customerId = 'user-42',
+): { elements: Array<{ customer_id: string; user_timezone_offset: number; actions: Array<Record<string, unknown>> }> } {
   return {
     elements: [
       {

@@ -7,7 +7,12 @@ import { charge, overLimit, release } from '../../src/proxy/pipeline/rate-limit'
 
 describe('basicAuth', () => {
   it('matches Buffer base64 for ASCII and UTF-8, all padding lengths', () => {
-    for (const [user, pass] of [['W', 'k'], ['WS', 'ke'], ['ENGAGEDEMO01', 'emulator-personalize-key'], ['wörk', 'ключ-🔑']]) {
+    for (const [user, pass] of [
+      ['W', 'k'],
+      ['WS', 'ke'],
+      ['ENGAGEDEMO01', 'emulator-personalize-key'],
+      ['wörk', 'ключ-🔑'],
+    ]) {
       expect(basicAuth(user!, pass!)).toBe(`Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`);
     }
   });

@@ -23,7 +23,10 @@ describe('engage-proxy with ENGAGE_WORKERS=2', () => {
 
   it('refuses to start with the memory store, and says why', async () => {
     const cli = resolve(import.meta.dirname, '../../dist/proxy-cli.js');
-    const child = spawn(process.execPath, [cli], { env: { PATH: process.env.PATH, ...ENV, ENGAGE_SDK_URL: upstream.url, ENGAGE_WORKERS: '2' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli], {
+      env: { PATH: process.env.PATH, ...ENV, ENGAGE_SDK_URL: upstream.url, ENGAGE_WORKERS: '2' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stderr.on('data', (chunk) => (out += chunk));
     expect(await new Promise((done) => child.once('exit', done))).toBe(1);
@@ -55,6 +58,8 @@ describe('engage-proxy with ENGAGE_WORKERS=2', () => {
     await expect.poll(() => proxy!.output.filter((line) => line.includes('"path":"/v1/experiences/events"')).length, { timeout: 5_000 }).toBe(2);
     const workers = proxy.output.filter((line) => line.includes('"path":"/v1/experiences/events"')).map((line) => JSON.parse(line).worker);
     expect(new Set(workers).size, 'both workers served one page each').toBe(2);
-    console.log(`[workers] reload across workers ${workers.join(' and ')}: ${stored.unique}/200 delivered, ${stored.duplicates} accepted twice; the re-send answered from memory (${String(second[1])} deduplicated)`);
+    console.log(
+      `[workers] reload across workers ${workers.join(' and ')}: ${stored.unique}/200 delivered, ${stored.duplicates} accepted twice; the re-send answered from memory (${String(second[1])} deduplicated)`,
+    );
   }, 30_000);
 });

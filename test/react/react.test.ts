@@ -35,7 +35,9 @@ const seen = (element: Element) => {
 describe('<Experience> under StrictMode', () => {
   it('counts one impression though effects run twice, a click with its b_id, and stops on unmount', () => {
     const { rec, shown, clicks } = recorder();
-    render(h(EngageProvider, { tracker: asTracker(rec) }, h(Experience, { context: context(), as: 'section', id: 'hero' }, h('a', { 'data-engage-b-id': 'shop' }, 'Shop'))));
+    render(
+      h(EngageProvider, { tracker: asTracker(rec) }, h(Experience, { context: context(), as: 'section', id: 'hero' }, h('a', { 'data-engage-b-id': 'shop' }, 'Shop'))),
+    );
     const hero = container.querySelector('section#hero')!;
     seen(hero);
     expect(shown()).toHaveLength(1);

@@ -74,8 +74,14 @@ async function bundle(worker: string): Promise<string> {
   const dir = await appDir({ 'worker.js': worker });
   try {
     const bundled = await bundleWorker(join(dir.dir, 'worker.js'));
-    expect(bundled.modules.some((id) => id.endsWith('/dist/proxy-cloudflare.js')), 'the worker bundles engage-sdk/proxy/cloudflare').toBe(true);
-    expect(bundled.modules.filter((id) => /node_modules|^node:|\/dist\/proxy\.js$/.test(id)), 'and nothing from Node or another package').toEqual([]);
+    expect(
+      bundled.modules.some((id) => id.endsWith('/dist/proxy-cloudflare.js')),
+      'the worker bundles engage-sdk/proxy/cloudflare',
+    ).toBe(true);
+    expect(
+      bundled.modules.filter((id) => /node_modules|^node:|\/dist\/proxy\.js$/.test(id)),
+      'and nothing from Node or another package',
+    ).toEqual([]);
     return bundled.code;
   } finally {
     await dir.close();

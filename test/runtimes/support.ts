@@ -223,5 +223,7 @@ export async function exercise(url: string, upstream: Upstream): Promise<Exercis
 
 /** The line CI shows for each runtime. */
 export function report(runtime: string, version: string, result: Exercise): void {
-  console.log(`[runtime] ${runtime} ${version}: ${result.served} requests served, ${result.refusals.length} refusals checked (${result.refusals.join(', ')}), 3 events forwarded (after one upstream 503 and a retry), a slow upstream timed out (504), against the emulator on Node ${process.version}`);
+  console.log(
+    `[runtime] ${runtime} ${version}: ${result.served} requests served, ${result.refusals.length} refusals checked (${result.refusals.join(', ')}), 3 events forwarded (after one upstream 503 and a retry), a slow upstream timed out (504), against the emulator on Node ${process.version}`,
+  );
 }

@@ -48,8 +48,14 @@ afterAll(async () => {
 });
 
 it('runs createProxy unchanged on workerd: forwards with a retry, deduplicates, refuses a foreign origin and oversized bodies, times out a slow upstream', async () => {
-  expect(bundled.modules.some((id) => id.endsWith('/dist/proxy-web.js')), 'the worker bundles the Web-only build').toBe(true);
-  expect(bundled.modules.filter((id) => /node_modules|^node:|proxy\/node\/|\/dist\/proxy\.js$/.test(id)), 'and nothing from Node or another package').toEqual([]);
+  expect(
+    bundled.modules.some((id) => id.endsWith('/dist/proxy-web.js')),
+    'the worker bundles the Web-only build',
+  ).toBe(true);
+  expect(
+    bundled.modules.filter((id) => /node_modules|^node:|proxy\/node\/|\/dist\/proxy\.js$/.test(id)),
+    'and nothing from Node or another package',
+  ).toEqual([]);
   const result = await exercise(url, upstream);
   const version = JSON.parse(readFileSync(join(ROOT, 'node_modules/workerd/package.json'), 'utf8')).version as string;
   report('workerd', `${version} (miniflare, compatibility date 2025-09-01, no nodejs_compat)`, result);

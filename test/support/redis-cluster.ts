@@ -47,7 +47,9 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
   const servers = await Promise.all(Array.from({ length: 6 }, () => startRedisServer({ args })));
   // redis-cli, which can authenticate, for everything the helper asks the nodes.
   const cli = (server: RedisServer, ...command: string[]) =>
-    run(REDIS_CLI, ['-p', String(server.port), ...(options.password ? ['--no-auth-warning', '-a', options.password] : []), ...command], { timeout: 5_000 }).then(({ stdout }) => stdout);
+    run(REDIS_CLI, ['-p', String(server.port), ...(options.password ? ['--no-auth-warning', '-a', options.password] : []), ...command], { timeout: 5_000 }).then(
+      ({ stdout }) => stdout,
+    );
   const cluster: RedisCluster = {
     servers,
     url: servers[0]!.url,
@@ -81,9 +83,21 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
     },
   };
   try {
-    await run(REDIS_CLI, ['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', '1', '--cluster-yes', ...(options.password ? ['--no-auth-warning', '-a', options.password] : [])], {
-      timeout: 30_000,
-    });
+    await run(
+      REDIS_CLI,
+      [
+        '--cluster',
+        'create',
+        ...servers.map((s) => `127.0.0.1:${s.port}`),
+        '--cluster-replicas',
+        '1',
+        '--cluster-yes',
+        ...(options.password ? ['--no-auth-warning', '-a', options.password] : []),
+      ],
+      {
+        timeout: 30_000,
+      },
+    );
     await cluster.waitOk();
     // A replica that has not finished its first sync cannot be promoted: wait for every link.
     const deadline = Date.now() + 20_000;

@@ -20,7 +20,9 @@ describe('takeBatch', () => {
     const events = [event(), event({ offset: 3_600 }), event(), event({ customerId: undefined }), event({ customerId: 'u-2' })];
     const { batch, rest } = takeBatch(events, undefined, 1_800_000_000, 60_000);
     const body = JSON.parse(batch!.body);
-    expect(body.elements.map((e: { customer_id: string; user_timezone_offset: number; actions: unknown[] }) => [e.customer_id, e.user_timezone_offset, e.actions.length])).toEqual([
+    expect(
+      body.elements.map((e: { customer_id: string; user_timezone_offset: number; actions: unknown[] }) => [e.customer_id, e.user_timezone_offset, e.actions.length]),
+    ).toEqual([
       ['u-1', 19_800, 2],
       ['u-1', 3_600, 1],
       ['u-2', 19_800, 1],

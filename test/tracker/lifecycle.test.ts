@@ -17,7 +17,7 @@ const make = (options: Record<string, unknown> = {}) => {
   const tracker = createTracker({
     endpoint: 'https://shop.test/engage/',
     customerId: 'u-1',
-    fetch: (async () => answer()),
+    fetch: async () => answer(),
     headers: { 'x-csrf': 'secret-header-value' },
     flushInterval: 60_000,
     onError: () => {},
@@ -166,14 +166,7 @@ describe('onLifecycle: placements', () => {
     element.querySelector('button')!.click();
     stop();
     // The tracker records first, then observe says which placement it was for.
-    expect(types().filter((type) => type !== 'stored')).toEqual([
-      ...Array(5).fill('placement'),
-      'recorded',
-      'counted',
-      'recorded',
-      'clicked',
-      'unobserved',
-    ]);
+    expect(types().filter((type) => type !== 'stored')).toEqual([...Array(5).fill('placement'), 'recorded', 'counted', 'recorded', 'clicked', 'unobserved']);
     const placements = seen.filter((event) => event.type === 'placement');
     expect(placements.map((event) => [event.inView, event.tabHidden, event.counted])).toEqual([
       [false, false, false],

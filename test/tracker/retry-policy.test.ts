@@ -3,10 +3,23 @@ import { classify, HOLD, MAX_DELAY, MAX_HOLD_DELAY, OK, parseRetryAfter, RETRY, 
 
 describe('classify', () => {
   it.each([
-    [200, OK], [204, OK],
-    [0, RETRY], [408, RETRY], [429, RETRY], [500, RETRY], [502, RETRY], [503, RETRY], [504, RETRY],
-    [400, SPLIT], [413, SPLIT], [422, SPLIT],
-    [401, HOLD], [403, HOLD], [404, HOLD], [405, HOLD], [415, HOLD],
+    [200, OK],
+    [204, OK],
+    [0, RETRY],
+    [408, RETRY],
+    [429, RETRY],
+    [500, RETRY],
+    [502, RETRY],
+    [503, RETRY],
+    [504, RETRY],
+    [400, SPLIT],
+    [413, SPLIT],
+    [422, SPLIT],
+    [401, HOLD],
+    [403, HOLD],
+    [404, HOLD],
+    [405, HOLD],
+    [415, HOLD],
   ])('%i → %i', (status, verdict) => expect(classify(status)).toBe(verdict));
 });
 
@@ -31,7 +44,12 @@ describe('retryDelay', () => {
 describe('parseRetryAfter', () => {
   const now = Date.parse('2026-11-22T10:00:00Z');
   it.each([
-    [null, 0], ['', 0], ['3', 3_000], ['0', 0], ['soon', 0],
-    ['Sun, 22 Nov 2026 10:00:30 GMT', 30_000], ['Sun, 22 Nov 2026 09:00:00 GMT', 0],
+    [null, 0],
+    ['', 0],
+    ['3', 3_000],
+    ['0', 0],
+    ['soon', 0],
+    ['Sun, 22 Nov 2026 10:00:30 GMT', 30_000],
+    ['Sun, 22 Nov 2026 09:00:00 GMT', 0],
   ])('%j → %i ms', (value, ms) => expect(parseRetryAfter(value, now)).toBe(ms));
 });

@@ -98,12 +98,7 @@ describe('createTracker', () => {
   it('takes null and undefined for every optional argument as "not given", and delivers', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const tracker = make();
-    const ids = [
-      tracker.shown(context, null),
-      tracker.shown(context, undefined),
-      tracker.clicked(context, null),
-      tracker.clicked(context, undefined),
-    ];
+    const ids = [tracker.shown(context, null), tracker.shown(context, undefined), tracker.clicked(context, null), tracker.clicked(context, undefined)];
     expect(ids.every((id) => typeof id === 'string')).toBe(true);
     tracker.identify(null);
     tracker.identify(undefined);
@@ -164,7 +159,13 @@ describe('createTracker', () => {
   });
 
   it('survives a throwing onError', async () => {
-    const tracker = createTracker({ endpoint: '/e', fetch: fetchStub, onError: () => { throw new Error('host bug'); } });
+    const tracker = createTracker({
+      endpoint: '/e',
+      fetch: fetchStub,
+      onError: () => {
+        throw new Error('host bug');
+      },
+    });
     trackers.push(tracker);
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     expect(() => tracker.shown({} as never)).not.toThrow();

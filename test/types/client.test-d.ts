@@ -2,15 +2,7 @@
 // an error: if the types loosen, tsc reports an unused directive and this file fails.
 import { describe, expectTypeOf, it } from 'vitest';
 import { createClient, createFileImports } from '../../src/index';
-import type {
-  AcceptedResponse,
-  CampaignUpdate,
-  Client,
-  EmailCampaignUpdate,
-  FileImportPage,
-  ImportProgress,
-  PushCampaignUpdate,
-} from '../../src/index';
+import type { AcceptedResponse, CampaignUpdate, Client, EmailCampaignUpdate, FileImportPage, ImportProgress, PushCampaignUpdate } from '../../src/index';
 
 const client = createClient({ endpoint: '/engage' });
 const resolved = createClient({ endpoint: '/engage', identityResolution: { identifiers: ['svc_mobile'] } });
@@ -111,7 +103,11 @@ describe('createClient types', () => {
   });
 
   it('file imports: enums and the eight date layouts', () => {
-    void client.fileImports.status({ import_type: ['USERS', 'EVENTS'], schedule_status: 'PROCESSING', date: { start_date: new Date(), end_date: '14/11/2024', format: 'DD/MM/YYYY' } });
+    void client.fileImports.status({
+      import_type: ['USERS', 'EVENTS'],
+      schedule_status: 'PROCESSING',
+      date: { start_date: new Date(), end_date: '14/11/2024', format: 'DD/MM/YYYY' },
+    });
     // @ts-expect-error unknown import type enum value (case-sensitive)
     void client.fileImports.status({ import_type: 'users' });
     // @ts-expect-error unknown status enum value

@@ -56,7 +56,9 @@ describe('validators return the first problem, or undefined', () => {
       status: 400,
       type: 'Invalid Field Value',
     });
-    expect(validateExperienceEvents({ elements: [{ customer_id: 'u', actions: [action({ event_time: NOW / 1000 + 61 })] }] }, { now: NOW, futureSkewSeconds: 120 })).toBeUndefined();
+    expect(
+      validateExperienceEvents({ elements: [{ customer_id: 'u', actions: [action({ event_time: NOW / 1000 + 61 })] }] }, { now: NOW, futureSkewSeconds: 120 }),
+    ).toBeUndefined();
   });
 
   it('users, with and without identity resolution', () => {
@@ -120,12 +122,20 @@ describe('error bodies', () => {
     });
     expect(errorBody('experienceEvents', { status: 401 })).toEqual({ title: 'Authentication required', description: 'Invalid API_KEY used in Authentication Header' });
     expect(errorBody('campaignUpdate', { status: 500 })).toEqual({
-      error: { code: '500 Internal Server Error', message: 'Something went wrong. Please contact the support team', target: '', details: [{ message: 'Something went wrong. Please contact the support team', target: '' }] },
+      error: {
+        code: '500 Internal Server Error',
+        message: 'Something went wrong. Please contact the support team',
+        target: '',
+        details: [{ message: 'Something went wrong. Please contact the support team', target: '' }],
+      },
     });
     expect(errorBody('fileImportStatus', { status: 404 })).toEqual({ status: 'fail', data: 'Resource not found.' });
     const res = errorResponse('fileImportStatus', { status: 429 }, { retryAfterSeconds: 12.2, requestId: 'R' });
     expect([res.status, res.headers.get('retry-after'), res.headers.get('content-type')]).toEqual([429, '13', 'application/json']);
-    expect(await res.json()).toEqual({ status: 'fail', error: { message: 'Rate limits exceeded, please try after some time', type: 'Rate Limits Exceeded', request_id: 'R' } });
+    expect(await res.json()).toEqual({
+      status: 'fail',
+      error: { message: 'Rate limits exceeded, please try after some time', type: 'Rate Limits Exceeded', request_id: 'R' },
+    });
   });
 });
 

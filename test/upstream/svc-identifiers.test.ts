@@ -32,7 +32,9 @@ describe('documented svc_ identifiers', () => {
     expect(await call(h, 'events', event({ user_identifiers: { svc_mobile: '+919876500000' } }))).toMatchObject(dataOk);
     expect(h.emulator.getEvents().events[0]).toMatchObject({ customer_id: 'u-42', user_identifiers: { svc_mobile: '+919876500000' } });
     const client = createClient({ endpoint: stack.endpoint });
-    await expect(client.events.track({ customer_id: 'u-ev', user_identifiers: { svc_mobile: '+919876500002' } }, { action: 'Purchased' })).resolves.toMatchObject({ status: 'success' });
+    await expect(client.events.track({ customer_id: 'u-ev', user_identifiers: { svc_mobile: '+919876500002' } }, { action: 'Purchased' })).resolves.toMatchObject({
+      status: 'success',
+    });
     expect(stack.emulator.getEvents().events.at(-1)).toMatchObject({ customer_id: 'u-ev', user_identifiers: { svc_mobile: '+919876500002' } });
   });
 
@@ -47,7 +49,9 @@ describe('documented svc_ identifiers', () => {
     expect(await call(h, 'events', event({ actions: [{ action: 'Played', platform: 'TV', svc_os_type: 'tvOS' }] }))).toMatchObject(dataOk);
     expect(await call(h, 'events', event({ actions: [{ action: 'Played', platform: 'TV', attributes: { svc_os_type: 'Xbox' } }] }))).toMatchObject(dataOk);
     const client = createClient({ endpoint: stack.endpoint });
-    await expect(client.events.track({ customer_id: 'u-tv' }, { action: 'Played', platform: 'TV', svc_os_type: 'ROKU' } as never)).resolves.toMatchObject({ status: 'success' });
+    await expect(client.events.track({ customer_id: 'u-tv' }, { action: 'Played', platform: 'TV', svc_os_type: 'ROKU' } as never)).resolves.toMatchObject({
+      status: 'success',
+    });
   });
 
   it('an undocumented svc_ name is still refused, by emulator, client and proxy alike', async () => {
@@ -66,4 +70,3 @@ describe('documented svc_ identifiers', () => {
     expect(stack.emulator.getRequests().requests.filter((r) => r.status === 400)).toEqual([]);
   });
 });
-

@@ -3,8 +3,7 @@ import type { Operation } from '../../upstream/operations';
 
 const ACCEPTED = 'Your request has been accepted and will be processed soon.';
 
-export const json = (body: unknown, status = 200): Response =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+export const json = (body: unknown, status = 200): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** The upstream's success answer for `operation`; `result` is what a file-import status query found. */
 export function success(operation: Operation, result: unknown): Response {

@@ -75,7 +75,12 @@ async function main(): Promise<void> {
     // Once per change, not per probe: what is not ready and why, then that it is ready again.
     onChange: (line, ready) => (ready ? console.log : console.error)(`engage-proxy: ${line}`),
   });
-  const server = await serve(handler, { port: config.port, host: config.host, requestTimeoutMs: config.requestTimeoutMs, onRequestTimeout: () => metrics.requestTimedOut() });
+  const server = await serve(handler, {
+    port: config.port,
+    host: config.host,
+    requestTimeoutMs: config.requestTimeoutMs,
+    onRequestTimeout: () => metrics.requestTimedOut(),
+  });
   if (cluster.isPrimary) {
     const where = redis
       ? `${redactRedisUrl(config.redisUrl!)}${redis.cluster ? ' (Redis Cluster)' : ''}${redis.connected ? '' : ` (ENGAGE_REDIS_URL not reachable yet: ${redis.firstError ?? 'no answer'}; not ready, ${config.options.storeFailure === 'retry' ? 'answering 503 to events' : 'serving without limits and memory'} until it is)`}`

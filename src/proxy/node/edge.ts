@@ -75,7 +75,8 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
       resolve({ text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
     });
     // Ended by serve's deadline: the socket was destroyed with Node's request-timeout error.
-    const failed = () => resolve((req.socket as { errored?: { code?: string } } | null)?.errored?.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? { timedOut: true } : { failed: true });
+    const failed = () =>
+      resolve((req.socket as { errored?: { code?: string } } | null)?.errored?.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? { timedOut: true } : { failed: true });
     req.once('error', failed);
     req.once('aborted', failed);
   });

@@ -58,7 +58,11 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
     const value = env[name]?.trim();
     return value ? value : undefined;
   };
-  const list = (name: string) => (get(name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (name: string) =>
+    (get(name) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
 
   const workspaceId = get('ENGAGE_WORKSPACE_ID');
   if (!workspaceId) missing.push('ENGAGE_WORKSPACE_ID');
@@ -97,7 +101,9 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
   if ('errors' in rateLimits) errors.push(...rateLimits.errors);
   const storeFailure = (get('ENGAGE_STORE_FAILURE') ?? 'forward').toLowerCase();
   if (storeFailure !== 'forward' && storeFailure !== 'retry') {
-    errors.push(`ENGAGE_STORE_FAILURE must be forward (events go on without a claim while the store fails) or retry (503 + Retry-After: the tracker re-sends) (got '${get('ENGAGE_STORE_FAILURE')}')`);
+    errors.push(
+      `ENGAGE_STORE_FAILURE must be forward (events go on without a claim while the store fails) or retry (503 + Retry-After: the tracker re-sends) (got '${get('ENGAGE_STORE_FAILURE')}')`,
+    );
   }
   const timeoutText = get('ENGAGE_REQUEST_TIMEOUT_MS') ?? String(DEFAULT_REQUEST_TIMEOUT_MS);
   const requestTimeoutMs = Number(timeoutText);
@@ -109,7 +115,9 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
   if (redisUrl && !/^rediss?:\/\//i.test(redisUrl)) errors.push('ENGAGE_REDIS_URL must start with redis:// or rediss://');
   // Each process would have its own memory: a re-send reaching another one is forwarded again.
   if (workers > 1 && !redisUrl) {
-    errors.push(`ENGAGE_WORKERS=${workersText} needs ENGAGE_REDIS_URL: with the memory store each process remembers only its own forwards, so a re-send reaching another process would be forwarded again`);
+    errors.push(
+      `ENGAGE_WORKERS=${workersText} needs ENGAGE_REDIS_URL: with the memory store each process remembers only its own forwards, so a re-send reaching another process would be forwarded again`,
+    );
   }
   if (errors.length) return { errors };
 

@@ -16,10 +16,7 @@ const SCOPES = ['client', 'workspace'] as const;
  * rateLimitsFromEnv('experienceEvents.client=600/min,campaignUpdate.workspace=10/s+100/min+6000/h,events.client=off');
  */
 export function rateLimitsFromEnv(value: string | undefined): { limits: Record<Operation, OperationRateLimits> } | { errors: string[] } {
-  const limits = Object.fromEntries(OPERATION_NAMES.map((operation) => [operation, { ...DEFAULT_RATE_LIMITS[operation] }])) as Record<
-    Operation,
-    OperationRateLimits
-  >;
+  const limits = Object.fromEntries(OPERATION_NAMES.map((operation) => [operation, { ...DEFAULT_RATE_LIMITS[operation] }])) as Record<Operation, OperationRateLimits>;
   const text = value?.trim() ?? '';
   if (text === '') return { limits };
   if (text.toLowerCase() === 'off') {
@@ -27,7 +24,10 @@ export function rateLimitsFromEnv(value: string | undefined): { limits: Record<O
     return { limits };
   }
   const errors: string[] = [];
-  for (const entry of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const fail = (why: string) => errors.push(`ENGAGE_RATE_LIMITS: '${entry}': ${why}`);
     const match = /^([^.=\s]+)\.([^=\s]+)\s*=\s*(.+)$/.exec(entry);
     if (!match) {

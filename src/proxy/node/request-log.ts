@@ -32,10 +32,7 @@ export function createRequestLog(format: LogFormat, level: LogLevel, worker?: nu
     problems: pino.destination({ dest: 2, sync: false }),
   };
   const json = (stream: pino.DestinationStream) =>
-    pino(
-      { base: worker === undefined ? null : { worker }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
-      stream,
-    );
+    pino({ base: worker === undefined ? null : { worker }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, stream);
   const loggers = format === 'json' ? { info: json(streams.info), problems: json(streams.problems) } : undefined;
   return {
     write(entry) {

@@ -158,7 +158,9 @@ async function respond(handler: Handler, req: IncomingMessage, res: ServerRespon
     res.end();
     return;
   }
-  Readable.fromWeb(response.body as unknown as NodeReadableStream).on('error', () => res.destroy()).pipe(res);
+  Readable.fromWeb(response.body as unknown as NodeReadableStream)
+    .on('error', () => res.destroy())
+    .pipe(res);
 }
 
 /** The request body as a stream, or what a body parser mounted before us already read. */

@@ -29,20 +29,13 @@ export interface Answer {
 }
 
 /** One upstream attempt's outcome. */
-export type Attempt =
-  | { kind: 'response'; status: number; retryAfter: string | null; contentType: string | null; text: string }
-  | { kind: 'network' | 'timeout' };
+export type Attempt = { kind: 'response'; status: number; retryAfter: string | null; contentType: string | null; text: string } | { kind: 'network' | 'timeout' };
 
 /**
  * Sends one request upstream within `timeoutMs`, never throwing: global `fetch` on the Web edge,
  * a keep-alive undici `Pool` on Node.
  */
-export type Send = (
-  origin: string,
-  path: string,
-  init: { method: string; headers: Record<string, string>; body: string },
-  timeoutMs: number,
-) => Promise<Attempt>;
+export type Send = (origin: string, path: string, init: { method: string; headers: Record<string, string>; body: string }, timeoutMs: number) => Promise<Attempt>;
 
 /** The stages, ready to run: one per proxy and sender. */
 export type Pipeline = (exchange: Exchange) => Promise<Answer>;

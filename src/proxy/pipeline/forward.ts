@@ -17,13 +17,7 @@ export const MAX_RETRY_DELAY_MS = 2_000;
  * jitter. A 5xx `Retry-After` longer than the backoff cap ends the retries: the caller's own
  * retry policy waits better than we do.
  */
-export async function forward(
-  send: Send,
-  origin: string,
-  path: string,
-  init: Parameters<Send>[2],
-  policy: ForwardPolicy,
-): Promise<ForwardResult> {
+export async function forward(send: Send, origin: string, path: string, init: Parameters<Send>[2], policy: ForwardPolicy): Promise<ForwardResult> {
   for (let attempts = 1; ; attempts++) {
     const result = await send(origin, path, init, policy.timeoutMs);
     const retryable = result.kind !== 'response' || result.status >= 500;

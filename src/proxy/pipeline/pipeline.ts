@@ -147,7 +147,9 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
   // Experience events' UUIDs, walked once: they are both the units and what is claimed.
   const uuids = operation === 'experienceEvents' ? eventUuids(body) : undefined;
   const units = uuids ? uuids.length : countUnits(operation, body);
-  const budget = (scope: LimitCheck['scope'], name: string) => (rule: LimitCheck['rule']): LimitCheck => ({ scope, name, amount: units, rule });
+  const budget =
+    (scope: LimitCheck['scope'], name: string) =>
+    (rule: LimitCheck['rule']): LimitCheck => ({ scope, name, amount: units, rule });
   const checks = [
     ...(limits.client ?? []).map(budget('client', `rl:${config.workspaceId}:${operation}:client:${peer.client}`)),
     ...(limits.workspace ?? []).map(budget('workspace', `rl:${config.workspaceId}:${operation}:workspace`)),
@@ -191,12 +193,18 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
   // No client signal: finishing a forward the page stopped waiting for lets the memory answer
   // its re-send from the next page.
   const upstream = (text: string) =>
-    forward(send, config.origins[route.origin]!, route.upstreamPath!, { method: route.method, headers, body: text }, {
-      // Only experience events are idempotent (the upstream dedups on svc_event_uuid).
-      retries: operation === 'experienceEvents' ? config.retries : 0,
-      timeoutMs: config.upstreamTimeoutMs,
-      baseDelayMs: config.retryBaseDelayMs,
-    });
+    forward(
+      send,
+      config.origins[route.origin]!,
+      route.upstreamPath!,
+      { method: route.method, headers, body: text },
+      {
+        // Only experience events are idempotent (the upstream dedups on svc_event_uuid).
+        retries: operation === 'experienceEvents' ? config.retries : 0,
+        timeoutMs: config.upstreamTimeoutMs,
+        baseDelayMs: config.retryBaseDelayMs,
+      },
+    );
   const upstreamStarted = Date.now();
   let result: ForwardResult | undefined;
   if (!claims) {

@@ -62,10 +62,12 @@ export function overLimit(
 /** Gives back what `charge` took for `checks` (a refused request spends nobody's quota). */
 export async function release(store: ProxyStore, checks: readonly LimitCheck[], now: number): Promise<void> {
   await Promise.all(
-    checks.filter((check) => check.amount > 0).map((check) => {
-      const { key, ttl } = counter(check, now);
-      return store.increment(key, -check.amount, ttl);
-    }),
+    checks
+      .filter((check) => check.amount > 0)
+      .map((check) => {
+        const { key, ttl } = counter(check, now);
+        return store.increment(key, -check.amount, ttl);
+      }),
   );
 }
 

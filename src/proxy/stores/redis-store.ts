@@ -130,7 +130,11 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     const out: unknown[] = new Array(full.length);
     return Promise.all(
       [...groups.values()].map((indexes) =>
-        script(source, indexes.map((i) => full[i]!), args).then((answer) => {
+        script(
+          source,
+          indexes.map((i) => full[i]!),
+          args,
+        ).then((answer) => {
           if (Array.isArray(answer)) indexes.forEach((index, j) => (out[index] = (answer as unknown[])[j]));
         }),
       ),

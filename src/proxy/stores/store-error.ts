@@ -10,7 +10,10 @@ export const STORE_ERROR_KINDS: readonly StoreErrorKind[] = ['redirection', 'tim
 const KINDS: ReadonlyArray<[StoreErrorKind, RegExp]> = [
   ['timeout', /timed out|have not answered|not answered calls/i],
   ['redirection', /\b(MOVED|ASK|CROSSSLOT|TRYAGAIN)\b|[Rr]edirection/],
-  ['connection', /\b(CLUSTERDOWN|MASTERDOWN|LOADING|READONLY|NOAUTH|WRONGPASS|NOPERM)\b|offline|closed|ECONN|EPIPE|EHOSTUNREACH|ENOTFOUND|ETIMEDOUT|socket|unreachable|Cannot find node|root nodes|not connected|answered 5\d\d/i],
+  [
+    'connection',
+    /\b(CLUSTERDOWN|MASTERDOWN|LOADING|READONLY|NOAUTH|WRONGPASS|NOPERM)\b|offline|closed|ECONN|EPIPE|EHOSTUNREACH|ENOTFOUND|ETIMEDOUT|socket|unreachable|Cannot find node|root nodes|not connected|answered 5\d\d/i,
+  ],
   ['script', /NOSCRIPT|script|BUSY|unknown command|UNKILLABLE/i],
 ];
 

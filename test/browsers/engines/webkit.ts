@@ -59,7 +59,12 @@ export async function launchWebKit(): Promise<Engine> {
         const h = await serial(home, async () => {
           const before = await browser.getAllWindowHandles();
           await browser.executeScript(() => void window.open('about:blank', '_blank'));
-          const handles = await until(() => browser.getAllWindowHandles(), (all) => all.length > before.length, 10_000, 'the new window');
+          const handles = await until(
+            () => browser.getAllWindowHandles(),
+            (all) => all.length > before.length,
+            10_000,
+            'the new window',
+          );
           return handles.find((handle) => !before.includes(handle))!;
         });
         return {
@@ -72,7 +77,12 @@ export async function launchWebKit(): Promise<Engine> {
           close: () =>
             serial(h, async () => {
               await browser.executeScript(() => void setTimeout(() => window.close()));
-              await until(() => browser.getAllWindowHandles(), (all) => !all.includes(h), 10_000, 'window.close()');
+              await until(
+                () => browser.getAllWindowHandles(),
+                (all) => !all.includes(h),
+                10_000,
+                'window.close()',
+              );
               current = '';
             }),
         };

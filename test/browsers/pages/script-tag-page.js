@@ -25,9 +25,13 @@ document.addEventListener(
 // Made before the tracker's (this script runs first), so its callbacks run first in the rendering
 // update that sees the hero; it observes the hero as soon as the parser adds it, since the async
 // tracker may start before DOMContentLoaded.
-const io = new IntersectionObserver((entries) => {
-  for (const entry of entries) if (entry.intersectionRatio >= 0.5 && window.visibleAt === undefined) [window.visibleAt, window.seenAt] = [entry.time, performance.now()];
-}, { threshold: [0, 0.5, 1] });
+const io = new IntersectionObserver(
+  (entries) => {
+    for (const entry of entries)
+      if (entry.intersectionRatio >= 0.5 && window.visibleAt === undefined) [window.visibleAt, window.seenAt] = [entry.time, performance.now()];
+  },
+  { threshold: [0, 0.5, 1] },
+);
 const watchHero = new MutationObserver(() => {
   const hero = document.getElementById('hero');
   if (!hero) return;

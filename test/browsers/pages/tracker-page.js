@@ -16,7 +16,10 @@ const storageFaults = {
   },
   // As Safari's can (WebKit 226547): an open request that never fires success, error or blocked.
   hang() {
-    IDBFactory.prototype.open = () => /** @type {IDBOpenDBRequest} a stand-in with none of its events */ (/** @type {unknown} */ ({ result: undefined, error: null, readyState: 'pending', addEventListener() {}, removeEventListener() {} }));
+    IDBFactory.prototype.open = () =>
+      /** @type {IDBOpenDBRequest} a stand-in with none of its events */ (
+        /** @type {unknown} */ ({ result: undefined, error: null, readyState: 'pending', addEventListener() {}, removeEventListener() {} })
+      );
   },
 };
 

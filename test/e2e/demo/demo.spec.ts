@@ -14,8 +14,7 @@ test.beforeEach(async () => {
   await fetch(new URL('/demo-api/reset', demo.url), { method: 'POST', body: '{}' });
 });
 
-const delivered = (action: 'SHOWN' | 'CLICKED') =>
-  demo.emulator.getExperienceEvents().events.filter((event) => event.action === `SVC_PERSONALIZATION_MESSAGE_${action}`);
+const delivered = (action: 'SHOWN' | 'CLICKED') => demo.emulator.getExperienceEvents().events.filter((event) => event.action === `SVC_PERSONALIZATION_MESSAGE_${action}`);
 /** Recorded on the page (the panel lists every UUID returned by shown/clicked). */
 const recorded = (page: Page, action: 'shown' | 'clicked', experience: string) =>
   page.locator(`#recorded-log li[data-action="${action}"][data-experience="${experience}"]`).count();
@@ -32,7 +31,7 @@ const seenAs = (page: Page, id: string, halfVisible: boolean) =>
       new Promise<void>((resolve) => {
         const io = new IntersectionObserver(
           (entries) => {
-            if ((entries[entries.length - 1]!.intersectionRatio >= 0.5) === want) {
+            if (entries[entries.length - 1]!.intersectionRatio >= 0.5 === want) {
               io.disconnect();
               resolve();
             }
@@ -45,7 +44,12 @@ const seenAs = (page: Page, id: string, halfVisible: boolean) =>
   );
 
 const flush = (page: Page) =>
-  page.evaluate(() => (window as unknown as { Engage: { flush(): Promise<void> } }).Engage.flush().then(() => 'ok', (error: Error) => error.name));
+  page.evaluate(() =>
+    (window as unknown as { Engage: { flush(): Promise<void> } }).Engage.flush().then(
+      () => 'ok',
+      (error: Error) => error.name,
+    ),
+  );
 
 test('an impression only after one second of visibility; none for a placement scrolled past quickly', async ({ page }) => {
   // Paused a minute in the past: the upstream refuses events dated in the future.
@@ -80,7 +84,11 @@ test('an impression only after one second of visibility; none for a placement sc
   expect(await recorded(page, 'shown', 'Free Shipping Nudge')).toBe(0);
 
   expect(await flush(page)).toBe('ok');
-  expect(delivered('SHOWN').map((event) => event.attributes.experience).sort()).toEqual(['Recommended For You', 'Winter Sale Hero']);
+  expect(
+    delivered('SHOWN')
+      .map((event) => event.attributes.experience)
+      .sort(),
+  ).toEqual(['Recommended For You', 'Winter Sale Hero']);
   expect(delivered('SHOWN')[0]!.attributes).toMatchObject({ cid: '6571f0c2a9e4b7d3c1f20a11', svc_variation_id: '2', audience_id: '5A', type: 'Web Personalization' });
 });
 
@@ -186,7 +194,7 @@ test('script tag: calls made before load are replayed in order; data- options; b
   expect(await flush(page)).toBe('ok');
   const events = demo.emulator
     .getExperienceEvents()
-    .events    // On a slow machine the automatic impression (1 s after load) may ride along: not what is tested here.
+    .events // On a slow machine the automatic impression (1 s after load) may ride along: not what is tested here.
     .filter((event) => !(event.action.endsWith('_SHOWN') && event.attributes.slot === undefined));
   expect(events.map((event) => [event.action.replace('SVC_PERSONALIZATION_MESSAGE_', ''), event.attributes.b_id ?? event.attributes.slot])).toEqual([
     ['CLICKED', 'first'],
@@ -195,9 +203,7 @@ test('script tag: calls made before load are replayed in order; data- options; b
     ['CLICKED', 'auto'],
   ]);
   expect(events.every((event) => event.customer_id === 'preload-user')).toBe(true);
-  expect(await page.evaluate(() => (window as unknown as { engageErrors: unknown[] }).engageErrors)).toEqual([
-    { name: 'ValidationError', field: 'data-engage-context' },
-  ]);
+  expect(await page.evaluate(() => (window as unknown as { engageErrors: unknown[] }).engageErrors)).toEqual([{ name: 'ValidationError', field: 'data-engage-context' }]);
   expect(pageErrors).toEqual([]);
 });
 

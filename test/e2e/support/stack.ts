@@ -20,8 +20,7 @@ export interface Received {
 
 export const startStack = (options: Record<string, unknown> = {}): Promise<Stack> => start(options);
 
-export const admin = <T = unknown>(stack: Stack, path: string, init?: { method?: string; body?: unknown }): Promise<T> =>
-  emulatorAdmin<T>(stack.emulatorUrl, path, init);
+export const admin = <T = unknown>(stack: Stack, path: string, init?: { method?: string; body?: unknown }): Promise<T> => emulatorAdmin<T>(stack.emulatorUrl, path, init);
 
 export const received = (stack: Stack) => admin<Received>(stack, 'experience-events');
 
