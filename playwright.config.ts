@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumLaunchOptions } from './test/e2e/support/chromium.ts';
+import { chromiumLaunchOptions } from './demo/chromium.mjs';
 
 // Real Chromium (Debian's /usr/bin/chromium, or CHROMIUM_PATH), never a downloaded browser.
 export default defineConfig({

@@ -13,20 +13,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../demo/chromium.mjs';
 import { repoRoot, startStack } from '../demo/stack.mjs';
 
 const n = Number(process.argv[2] ?? 10_000);
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const args = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The dist/ directory of the baseline build, building it when needed; undefined when skipped. */
 function baselineDist() {
@@ -59,7 +49,7 @@ const stack = await startStack({
     return new Response(readFileSync(path), { headers: { 'content-type': type, 'cache-control': 'no-store' } });
   },
 });
-const browser = await chromium.launch({ executablePath, args });
+const browser = await chromium.launch(chromiumLaunchOptions());
 const received = async () => await (await fetch(`${stack.emulatorUrl}/_emulator/experience-events`)).json();
 const reset = () => fetch(`${stack.emulatorUrl}/_emulator/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 

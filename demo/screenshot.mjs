@@ -5,25 +5,14 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from './chromium.mjs';
 import { repoRoot } from './stack.mjs';
 import { startDemo } from './server.mjs';
 
 const docs = join(repoRoot, 'docs');
 await mkdir(docs, { recursive: true });
 const demo = await startDemo({ port: 0, emulatorPort: 0 });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless=new',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions());
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   await (process.argv[2] === 'inspect' ? inspectShot(page) : storeShots(page));

@@ -18,12 +18,8 @@ declare global {
     seenAt: number;
     calls: { method: string; experience: string | undefined; at: number }[];
     engageReady: boolean;
-    // test/browsers/apps/shared/capture.js
-    consoleMessages: string[];
-    restoredFromCache: boolean;
-    notRestoredReasons(): string;
     // test/browsers/pages/spy.js
-    spy: { console: string[]; errors: string[]; violations: string[] };
+    spy: { console: string[]; errors: string[]; violations: string[]; restoredFromCache: boolean; notRestoredReasons(): string };
     // test/e2e/demo/preload-calls.js
     beforeLoad: string;
     // bench/pages/tracker-bench.js

@@ -10,6 +10,7 @@ import { createEmulator } from '../../src/emulator/index';
 import { serve, type RunningServer } from '../../src/proxy/node/serve';
 import { runNext, type NextProcess } from '../support/next-app';
 import { type Engine, type EngineName, type EnginePage, launchEngine, until } from './engine';
+import { spied } from './spy';
 import { emulatorAdmin, type Received } from './stack';
 import { startStack } from '../../demo/stack.mjs';
 import { placements } from './apps/shared/placements.js';
@@ -176,12 +177,8 @@ export function describeApps(name: EngineName): void {
               15_000,
               `${step.name}: ${JSON.stringify(expected)}`,
             ).catch(async (error: Error) => {
-              // What the page knows: a restore from the back/forward cache, a warning.
-              const state = await page.evaluate(() => ({
-                restored: (window as { restoredFromCache?: boolean }).restoredFromCache,
-                console: (window as { consoleMessages?: string[] }).consoleMessages,
-                visibility: document.visibilityState,
-              }));
+              // What the page knows: a restore from the back/forward cache, a warning, whether it is shown.
+              const state = { ...(await spied(page)), visibility: await page.evaluate(() => document.visibilityState) };
               throw new Error(`${error.message}; the page: ${JSON.stringify(state)}`);
             });
           }
@@ -190,12 +187,11 @@ export function describeApps(name: EngineName): void {
           const received = await delivered();
           expect(tally(received)).toEqual(expected);
           expect(received.duplicates).toBe(0);
-          const restored = await page.evaluate(() => (window as { restoredFromCache?: boolean }).restoredFromCache);
-          const notRestored = restored ? '' : ` (${await page.evaluate(() => (window as { notRestoredReasons?: () => string }).notRestoredReasons?.())})`;
-          const messages = await page.evaluate(() => (window as { consoleMessages?: string[] }).consoleMessages);
-          expect(messages).toEqual([]);
+          const seen = await spied(page);
+          // No hydration mismatch, no engage-sdk warning, no page error (frameworks' info lines aside).
+          expect([...seen.console.filter((line) => /^(warn|error):/.test(line)), ...seen.errors]).toEqual([]);
           rows.push(
-            `[apps] ${name} | ${app} | ${COUNTS.map((c) => `${c} ${expected[c]}/${tally(received)[c]}`).join(' | ')} | ${received.duplicates} dup | back from another document: ${restored ? 'bfcache restore' : `new document${notRestored}`} | console clean`,
+            `[apps] ${name} | ${app} | ${COUNTS.map((c) => `${c} ${expected[c]}/${tally(received)[c]}`).join(' | ')} | ${received.duplicates} dup | back from another document: ${seen.restoredFromCache ? 'bfcache restore' : `new document (${seen.notRestoredReasons})`} | console clean`,
           );
         } finally {
           await page.close().catch(() => {});

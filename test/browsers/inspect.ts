@@ -8,12 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Demo, STRICT_CSP, startDemo } from '../../demo/server.mjs';
 import { repoRoot } from '../../demo/stack.mjs';
 import { type Engine, type EngineName, type EnginePage, launchEngine, until } from './engine';
-
-interface Spy {
-  console: string[];
-  errors: string[];
-  violations: string[];
-}
+import { spied } from './spy';
 
 type Inspected = { labels: Record<string, string>; facts: Record<string, string>; rows: Array<{ uuid: string; state: string }> } | null;
 
@@ -29,7 +24,11 @@ const readInspector = (page: EnginePage) =>
     const rows = [...root.querySelectorAll<HTMLElement>('tr[data-uuid]')].map((tr) => ({ uuid: tr.dataset.uuid!, state: tr.lastElementChild!.textContent ?? '' }));
     return { labels, facts, rows };
   });
-const spy = (page: EnginePage) => page.evaluate(() => (window as unknown as { spy: Spy }).spy);
+/** The console messages, page errors and CSP violations the page's spy saw. */
+const spy = async (page: EnginePage) => {
+  const { console, errors, violations } = await spied(page);
+  return { console, errors, violations };
+};
 const queueLength = (inspected: Inspected) => Number(/^(\d+)/.exec(inspected?.facts.queue ?? '')?.[1] ?? NaN);
 
 export function describeInspect(name: EngineName): void {

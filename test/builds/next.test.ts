@@ -9,7 +9,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/emulator/index';
 import { serve, type RunningServer } from '../../src/proxy/node/serve';
-import { chromiumLaunchOptions } from '../e2e/support/chromium';
+import { chromiumLaunchOptions } from '../../demo/chromium.mjs';
 import { prepareNextApp, runNext } from '../support/next-app';
 import { installPacked } from '../support/packed';
 

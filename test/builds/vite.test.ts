@@ -7,7 +7,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack } from '../../demo/stack.mjs';
-import { chromiumLaunchOptions } from '../e2e/support/chromium';
+import { chromiumLaunchOptions } from '../../demo/chromium.mjs';
 import { installPacked } from '../support/packed';
 
 const N = 30;

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chromiumLaunchOptions } from '../e2e/support/chromium';
+import { chromiumLaunchOptions } from '../../demo/chromium.mjs';
 import { KEYS, startUpstream, WORKSPACE, type Upstream } from './support';
 
 const ROOT = resolve(import.meta.dirname, '../..');

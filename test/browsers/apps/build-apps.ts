@@ -27,7 +27,9 @@ function copyApp(name: string, dir: string, code = dir, statics = join(dir, 'pub
   cpSync(join(SOURCES, 'shared/placements.js'), join(code, 'placements.js'));
   cpSync(join(SOURCES, 'shared/app.css'), join(code, 'app.css'));
   mkdirSync(statics, { recursive: true });
-  for (const file of ['capture.js', 'about.html']) cpSync(join(SOURCES, 'shared', file), join(statics, file));
+  cpSync(join(SOURCES, 'shared/about.html'), join(statics, 'about.html'));
+  // What the page said and whether it came back from the back/forward cache, as for every page under test.
+  cpSync(join(SOURCES, '../pages/spy.js'), join(statics, 'spy.js'));
 }
 
 async function buildVite(name: string, dir: string, plugin: PluginOption, mode: 'development' | 'production'): Promise<void> {

@@ -1,6 +1,6 @@
 // Chromium through playwright-core, on Debian's /usr/bin/chromium (or CHROMIUM_PATH).
 import { chromium } from 'playwright-core';
-import { chromiumLaunchOptions } from '../../e2e/support/chromium';
+import { chromiumLaunchOptions } from '../../../demo/chromium.mjs';
 import type { Engine, EnginePage } from '../engine';
 
 export async function launchChromium(): Promise<Engine> {

@@ -13,7 +13,7 @@ export default function RootLayout({ children }) {
   return (
     <html lang="en">
       <body>
-        <Script src="/capture.js" strategy="beforeInteractive" />
+        <Script src="/spy.js" strategy="beforeInteractive" />
         <Providers>
           <header>
             <Experience context={placements.layout} className="placement banner">Free delivery this week</Experience>

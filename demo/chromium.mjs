@@ -1,6 +1,12 @@
+// Debian's Chromium for everything here that drives a browser through Playwright: the tests, the
+// benches, the demo's screenshots. One list of launch flags (../shared TOOLCHAIN: they are what
+// works headless as root on these machines), and a loud failure, never a download, when it is missing.
 import { existsSync } from 'node:fs';
 
-/** Launch options for Debian's Chromium; fails loudly (never skips) when it is missing. */
+/**
+ * Launch options for Debian's Chromium (or CHROMIUM_PATH); throws with the install command when it is missing.
+ * @returns {{ executablePath: string, args: string[] }}
+ */
 export function chromiumLaunchOptions() {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) {

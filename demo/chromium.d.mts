@@ -1,0 +1,2 @@
+// Types of demo/chromium.mjs, for TypeScript callers.
+export declare function chromiumLaunchOptions(): { executablePath: string; args: string[] };
