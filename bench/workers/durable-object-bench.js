@@ -41,8 +41,8 @@ export default {
         Array.from({ length: parallel }, async () => {
           for (let i = 0; i < calls; i += 2) {
             const key = `ev:{bench}:${crypto.randomUUID()}`;
-            await store.claim([key], 'owner', 10_000);
-            await store.commit([key], 60_000);
+            await store.claim([key], 'owner', 10_000, 60_000);
+            await store.commit([key], 60_000, 'owner');
           }
         }),
       );

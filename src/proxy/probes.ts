@@ -137,7 +137,7 @@ async function checkStore(probes: Probes, timeoutMs: number): Promise<string> {
     // every ping and fails every claim): claim and release a probe key in each shard, as requests do.
     const { keys } = probes;
     try {
-      const claimed = await Promise.race([store.claim(keys, probes.owner, 10_000), timedOut]);
+      const claimed = await Promise.race([store.claim(keys, probes.owner, 10_000, 10_000), timedOut]);
       if (claimed === 'timeout') return 'cannot claim (timeout)';
       await store.release(keys, probes.owner);
       if (claimed.some((state) => state !== 'claimed')) return 'cannot claim (the probe key was not claimed)';

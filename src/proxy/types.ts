@@ -54,10 +54,15 @@ export interface ProxyStore {
   /**
    * For each key, atomically: absent → claimed by `owner` for `ttlMs` ('claimed'); already
    * claimed by `owner` → 'claimed'; accepted → 'accepted'; claimed by another owner → 'pending'.
+   * `acceptedMs` is how long a key is remembered once committed (the dedup window): a store that
+   * accepts a whole claim at once at commit (the Redis store) gives each key its lifetime here.
    */
-  claim(keys: readonly string[], owner: string, ttlMs: number): Promise<ClaimState[]>;
-  /** Marks each key accepted for `ttlMs`, replacing any claim: the upstream accepted these events. */
-  commit(keys: readonly string[], ttlMs: number): Promise<void>;
+  claim(keys: readonly string[], owner: string, ttlMs: number, acceptedMs: number): Promise<ClaimState[]>;
+  /**
+   * The upstream accepted these keys, claimed by `owner`: each answers 'accepted' to every owner
+   * for `ttlMs`, the claim ended. A store may mark the owner's claim instead of each key.
+   */
+  commit(keys: readonly string[], ttlMs: number, owner: string): Promise<void>;
   /** Deletes each key still claimed by `owner` (a claim that expired and was re-taken stays). */
   release(keys: readonly string[], owner: string): Promise<void>;
   /** Resolves when the store is reachable (used by readiness probes); rejects otherwise. */

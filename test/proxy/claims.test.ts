@@ -102,8 +102,8 @@ describe('claims', () => {
     // A store whose accepted marks take 300 ms to land (a slow store round trip).
     const store = {
       ...memory,
-      commit: (keys: readonly string[], ttlMs: number) =>
-        new Promise<void>((resolve) => setTimeout(resolve, 300)).then(() => memory.commit(keys, ttlMs)).then(() => void (landed = true)),
+      commit: (keys: readonly string[], ttlMs: number, owner: string) =>
+        new Promise<void>((resolve) => setTimeout(resolve, 300)).then(() => memory.commit(keys, ttlMs, owner)).then(() => void (landed = true)),
     };
     h = await harness({ store });
     const later: Promise<unknown>[] = [];

@@ -29,7 +29,7 @@ describe('createDurableObjectStore', () => {
     const { binding, calls } = namespace((_object, call) => (call.op === 'claim' ? call.keys.map((key) => (key.endsWith('7') ? 'accepted' : 'claimed')) : null));
     const store = createDurableObjectStore(binding, { shards: 4 });
     const keys = Array.from({ length: 20 }, (_, i) => `ev:{W}:uuid-${i}`);
-    const states = await store.claim(keys, 'owner', 1000);
+    const states = await store.claim(keys, 'owner', 1000, 1000);
     expect(states).toEqual(keys.map((key) => (key.endsWith('7') ? 'accepted' : 'claimed')));
     const objects = calls.map((c) => c.object);
     expect(new Set(objects).size, 'one call per object').toBe(objects.length);
@@ -38,18 +38,18 @@ describe('createDurableObjectStore', () => {
 
     // The same key always finds the same object.
     calls.length = 0;
-    await store.commit(keys, 1000);
+    await store.commit(keys, 1000, 'owner');
     const placed = (list: typeof calls) => Object.fromEntries(list.flatMap((c) => ('keys' in c.call ? c.call.keys.map((key) => [key, c.object]) : [])));
     const committed = placed(calls);
     calls.length = 0;
-    await store.claim(keys, 'owner', 1000);
+    await store.claim(keys, 'owner', 1000, 1000);
     expect(placed(calls)).toEqual(committed);
   });
 
   it('with one shard, every call is one subrequest', async () => {
     const { binding, calls } = namespace(claimAll);
     const store = createDurableObjectStore(binding, { shards: 1, name: 'site' });
-    await store.claim(['a', 'b', 'c'], 'o', 1000);
+    await store.claim(['a', 'b', 'c'], 'o', 1000, 1000);
     await store.increment('rl:W:experienceEvents:client:1.2.3.4', 3, 60_000);
     expect(calls.map((c) => [c.object, c.call.op])).toEqual([
       ['site:0', 'claim'],
@@ -60,7 +60,7 @@ describe('createDurableObjectStore', () => {
   it('an object that answers late: the call rejects after timeoutMs naming it, and the claims it may still take are released behind it', async () => {
     const { binding, calls } = namespace((_object, call) => (call.op === 'claim' ? new Promise(() => {}) : null));
     const store = createDurableObjectStore(binding, { timeoutMs: 50 });
-    await expect(store.claim(['ev:{W}:x'], 'owner', 1000)).rejects.toThrow('Durable Object store: claim timed out after 50 ms');
+    await expect(store.claim(['ev:{W}:x'], 'owner', 1000, 1000)).rejects.toThrow('Durable Object store: claim timed out after 50 ms');
     await expect.poll(() => calls.map((c) => c.call.op)).toEqual(['claim', 'release']);
     expect(calls[1]!.call).toMatchObject({ op: 'release', keys: ['ev:{W}:x'], owner: 'owner' });
   });
@@ -89,7 +89,7 @@ describe('an object that says why it cannot serve (EngageStore bound without SQL
       get: () => ({ fetch: async () => ({ ok: false, status: 500, json: async () => ({ error: `${hint} (SQL is not enabled)`, hint }) }) }),
     };
     const store = createDurableObjectStore(binding);
-    await expect(store.claim(['ev:{W}:x'], 'owner', 1000)).rejects.toMatchObject({ cause: { hint } });
+    await expect(store.claim(['ev:{W}:x'], 'owner', 1000, 1000)).rejects.toMatchObject({ cause: { hint } });
     const options = { workspaceId: 'W', keys: { personalize: 'k' }, sdkUrl: 'http://127.0.0.1:1' };
     const res = await withProbes(createProxy({ ...options, store }), { options, store })(new Request('http://proxy.test/readyz'));
     expect([res.status, await res.json()]).toEqual([503, { status: 'not ready', checks: { keys: 'ok', store: `unreachable: ${hint}` } }]);

@@ -69,10 +69,10 @@ describe('Redis Cluster: one workspace over every master', () => {
     const key = eventKeyer(WORKSPACE);
     const keys = Array.from({ length: 20 }, () => key(randomUUID()));
     expect(new Set(keys.map(keySlot)).size).toBeGreaterThan(5);
-    expect(await redis.store.claim(keys, 'A', 60_000)).toEqual(keys.map(() => 'claimed'));
-    expect(await redis.store.claim(keys, 'B', 60_000)).toEqual(keys.map(() => 'pending'));
-    await redis.store.commit(keys, 60_000);
-    expect(await redis.store.claim(keys, 'B', 60_000)).toEqual(keys.map(() => 'accepted'));
+    expect(await redis.store.claim(keys, 'A', 60_000, 60_000)).toEqual(keys.map(() => 'claimed'));
+    expect(await redis.store.claim(keys, 'B', 60_000, 60_000)).toEqual(keys.map(() => 'pending'));
+    await redis.store.commit(keys, 60_000, 'A');
+    expect(await redis.store.claim(keys, 'B', 60_000, 60_000)).toEqual(keys.map(() => 'accepted'));
   });
 
   it('2,000 events of one workspace through the proxy: each of the three masters holds ≥ 20 % of its event keys', async () => {
@@ -161,9 +161,9 @@ describe('a Redis Cluster that requires a password, as managed clusters do', () 
         // 20 keys over the shards: every master, each reached with the URL's credentials.
         const key = eventKeyer(WORKSPACE);
         const keys = Array.from({ length: 20 }, () => key(randomUUID()));
-        expect(await right.store.claim(keys, 'A', 60_000)).toEqual(keys.map(() => 'claimed'));
-        await right.store.commit(keys, 60_000);
-        expect(await right.store.claim(keys, 'B', 60_000)).toEqual(keys.map(() => 'accepted'));
+        expect(await right.store.claim(keys, 'A', 60_000, 60_000)).toEqual(keys.map(() => 'claimed'));
+        await right.store.commit(keys, 60_000, 'A');
+        expect(await right.store.claim(keys, 'B', 60_000, 60_000)).toEqual(keys.map(() => 'accepted'));
       } finally {
         await right.close();
       }

@@ -50,25 +50,47 @@ describeStoreContract(
 );
 
 describe('Redis store: what Redis holds', () => {
-  it('one string per event: c:<owner> while claimed, a once accepted, with the given TTL', async () => {
+  it('one string per event naming its claim, living claim + window; one marker per claim: c for its TTL, a once accepted, for the window', async () => {
     const store = createRedisStore(redis.client);
-    const k = uuidKey();
-    await store.claim([k], 'owner-1', 30_000);
-    expect(await redis.client.get(`engage:${k}`)).toBe('c:owner-1');
-    const claimTtl = await redis.client.pTTL(`engage:${k}`);
+    const keys = [uuidKey(), uuidKey()];
+    await store.claim(keys, 'owner-1', 30_000, 86_400_000);
+    for (const k of keys) {
+      expect(await redis.client.get(`engage:${k}`)).toBe('c:owner-1');
+      const keyTtl = await redis.client.pTTL(`engage:${k}`);
+      expect(keyTtl).toBeGreaterThan(86_400_000);
+      expect(keyTtl).toBeLessThanOrEqual(86_430_000);
+    }
+    expect(await redis.client.get('engage:o:owner-1')).toBe('c');
+    const claimTtl = await redis.client.pTTL('engage:o:owner-1');
     expect(claimTtl).toBeGreaterThan(0);
     expect(claimTtl).toBeLessThanOrEqual(30_000);
-    await store.commit([k], 86_400_000);
-    expect(await redis.client.get(`engage:${k}`)).toBe('a');
-    expect(await redis.client.pTTL(`engage:${k}`)).toBeGreaterThan(30_000);
+    await store.commit(keys, 86_400_000, 'owner-1');
+    expect(await redis.client.get('engage:o:owner-1')).toBe('a');
+    expect(await redis.client.pTTL('engage:o:owner-1')).toBeGreaterThan(30_000);
+    // The commit wrote one key, not one per event.
+    for (const k of keys) expect(await redis.client.get(`engage:${k}`)).toBe('c:owner-1');
+    await store.release(keys, 'owner-1');
+    expect(await redis.client.get('engage:o:owner-1'), 'a release never undoes a commit').toBe('a');
+  });
+
+  it('takes over a key whose owner gave its claim up, in a second round trip; a key still marked a by an older proxy stays accepted', async () => {
+    const store = createRedisStore(redis.client);
+    const [given, old] = [uuidKey(), uuidKey()];
+    await store.claim([given], 'owner-3', 30_000, LONG);
+    await store.release([given], 'owner-3');
+    expect(await redis.client.exists('engage:o:owner-3')).toBe(0);
+    await redis.client.set(`engage:${old}`, 'a', { PX: LONG });
+    expect(await store.claim([given, old], 'owner-4', 30_000, LONG)).toEqual(['claimed', 'accepted']);
+    expect(await redis.client.get(`engage:${given}`)).toBe('c:owner-4');
   });
 
   it('bytes per event: MEMORY USAGE of one key, and used_memory over 10,000 accepted events (printed)', async () => {
     const store = createRedisStore(redis.client);
     const accepted = uuidKey();
     const claimed = uuidKey();
-    await store.commit([accepted], 86_400_000);
-    await store.claim([claimed], randomUUID(), 30_000);
+    await store.claim([accepted], 'a1b2c3d4e5f6a7b8c9d0', 30_000, 86_400_000);
+    await store.commit([accepted], 86_400_000, 'a1b2c3d4e5f6a7b8c9d0');
+    await store.claim([claimed], randomUUID(), 30_000, 86_400_000);
     const acceptedBytes = Number(await redis.client.memoryUsage(`engage:${accepted}`));
     const claimedBytes = Number(await redis.client.memoryUsage(`engage:${claimed}`));
     const counter = `rl:experienceEvents:ws:ENGAGEDEMO01:60000:${Math.floor(Date.now() / 60_000)}`;
@@ -78,30 +100,39 @@ describe('Redis store: what Redis holds', () => {
     // MEMORY USAGE leaves out the entry in Redis's expiry table: used_memory counts everything.
     const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await redis.client.info('memory'))![1]);
     const before = await usedMemory();
-    for (let i = 0; i < 10; i++) await store.commit(Array.from({ length: 1_000 }, uuidKey), 86_400_000);
+    // As the proxy sends them: 20 events per request, each request its own owner (20 hex characters).
+    for (let i = 0; i < 500; i++) {
+      const keys = Array.from({ length: 20 }, uuidKey);
+      const owner = randomUUID().replace(/-/g, '').slice(13, 33);
+      await store.claim(keys, owner, 30_000, 86_400_000);
+      await store.commit(keys, 86_400_000, owner);
+    }
     const perEvent = ((await usedMemory()) - before) / 10_000;
     console.log(
       `Redis memory per event: accepted key ${acceptedBytes} B by MEMORY USAGE (key ${`engage:${accepted}`.length} chars), ` +
         `${perEvent.toFixed(1)} B by used_memory over 10,000; claimed ${claimedBytes} B; rate-limit counter ${counterBytes} B`,
     );
-    expect(acceptedBytes).toBeLessThanOrEqual(128);
+    // 120 B when an accepted key held 'a'; naming its owner's claim (c: + 20 characters) adds 16.
+    expect(acceptedBytes).toBeLessThanOrEqual(144);
     expect(perEvent).toBeLessThanOrEqual(256);
   });
 
   it('keeps keys under the prefix, so two prefixes never see each other', async () => {
     const k = uuidKey();
-    await createRedisStore(redis.client, { prefix: 'one:' }).commit([k], LONG);
-    expect(await createRedisStore(redis.client, { prefix: 'two:' }).claim([k], 'A', LONG)).toEqual(['claimed']);
-    expect(await redis.client.get(`one:${k}`)).toBe('a');
+    const one = createRedisStore(redis.client, { prefix: 'one:' });
+    await one.claim([k], 'A', LONG, LONG);
+    await one.commit([k], LONG, 'A');
+    expect(await createRedisStore(redis.client, { prefix: 'two:' }).claim([k], 'B', LONG, LONG)).toEqual(['claimed']);
+    expect([await redis.client.get(`one:${k}`), await redis.client.get('one:o:A')]).toEqual(['c:A', 'a']);
   });
 
   it('runs its scripts again after Redis forgot them (SCRIPT FLUSH: NOSCRIPT, then EVAL)', async () => {
     const store = createRedisStore(redis.client, { prefix: `t:${randomUUID()}:` });
     const k = uuidKey();
-    await store.claim([k], 'A', LONG);
+    await store.claim([k], 'A', LONG, LONG);
     await redis.client.scriptFlush();
     await store.release([k], 'A');
-    expect(await store.claim([k], 'B', LONG)).toEqual(['claimed']);
+    expect(await store.claim([k], 'B', LONG, LONG)).toEqual(['claimed']);
     await redis.client.scriptFlush();
     expect(await store.increment(`rl:${randomUUID()}`, 3, LONG)).toBe(3);
   });
@@ -122,19 +153,20 @@ describe('Redis store: round trips', () => {
       const keys = Array.from({ length: 20 }, uuidKey);
       // Warm up: the first script call after connecting may meet NOSCRIPT and EVAL again.
       await store.increment('rl:warm', 1, LONG);
-      await store.claim(['warm'], 'A', LONG);
+      await store.claim(['warm'], 'A', LONG, LONG);
       await store.release(['warm'], 'A');
-      await store.commit(['warm'], LONG);
+      await store.claim(['warm'], 'B', LONG, LONG);
+      await store.commit(['warm'], LONG, 'B');
       counter.reset();
       const [, , states] = await Promise.all([
         store.increment('rl:client:1.2.3.4', 20, LONG),
         store.increment('rl:ws:ENGAGEDEMO01', 20, LONG),
-        store.claim(keys, 'owner-1', 30_000),
+        store.claim(keys, 'owner-1', 30_000, LONG),
       ]);
       expect(states).toEqual(Array(20).fill('claimed'));
       const claimTurns = counter.turns();
       const claimBytes = counter.bytesIn();
-      await store.commit(keys, LONG);
+      await store.commit(keys, LONG, 'owner-1');
       const commitTurns = counter.turns() - claimTurns;
       console.log(`Round trips: 2 increments + claim of 20 = ${claimTurns} (${claimBytes} bytes sent), commit of 20 = ${commitTurns}`);
       expect(claimTurns).toBe(1);
@@ -145,7 +177,7 @@ describe('Redis store: round trips', () => {
       counter.reset();
       await store.increment('rl:client:1.2.3.4', 20, LONG);
       await store.increment('rl:ws:ENGAGEDEMO01', 20, LONG);
-      await store.claim(Array.from({ length: 20 }, uuidKey), 'owner-2', 30_000);
+      await store.claim(Array.from({ length: 20 }, uuidKey), 'owner-2', 30_000, LONG);
       expect(counter.turns()).toBe(3);
     } finally {
       await relayed.close();
@@ -174,22 +206,23 @@ describe('Redis store: two proxy instances sharing one Redis', () => {
     expect(new Set(values).size).toBe(300);
   });
 
-  it('a claim taken on one instance is pending on the other, then accepted after its commit', async () => {
+  it('claims taken on one instance are pending on the other, then accepted after a commit, claimable after a release', async () => {
     const prefix = `t:${randomUUID()}:`;
     const [one, two] = [createRedisStore(redis.client, { prefix }), createRedisStore(second.client, { prefix })];
     const keys = [uuidKey(), uuidKey()];
-    expect(await one.claim(keys, 'instance-1-request', 30_000)).toEqual(['claimed', 'claimed']);
-    expect(await two.claim(keys, 'instance-2-request', 30_000)).toEqual(['pending', 'pending']);
-    await one.commit(keys.slice(0, 1), LONG);
-    await one.release(keys.slice(1), 'instance-1-request');
-    expect(await two.claim(keys, 'instance-2-request', 30_000)).toEqual(['accepted', 'claimed']);
+    expect(await one.claim(keys.slice(0, 1), 'instance-1-request-1', 30_000, LONG)).toEqual(['claimed']);
+    expect(await one.claim(keys.slice(1), 'instance-1-request-2', 30_000, LONG)).toEqual(['claimed']);
+    expect(await two.claim(keys, 'instance-2-request', 30_000, LONG)).toEqual(['pending', 'pending']);
+    await one.commit(keys.slice(0, 1), LONG, 'instance-1-request-1');
+    await one.release(keys.slice(1), 'instance-1-request-2');
+    expect(await two.claim(keys, 'instance-2-request', 30_000, LONG)).toEqual(['accepted', 'claimed']);
   });
 
   it('of 2 × 100 concurrent requests claiming the same 20 events, exactly one holds each event', async () => {
     const prefix = `t:${randomUUID()}:`;
     const stores = [createRedisStore(redis.client, { prefix }), createRedisStore(second.client, { prefix })];
     const keys = Array.from({ length: 20 }, uuidKey);
-    const results = await Promise.all(stores.flatMap((store, i) => Array.from({ length: 100 }, (_, j) => store.claim(keys, `i${i}-r${j}`, 30_000))));
+    const results = await Promise.all(stores.flatMap((store, i) => Array.from({ length: 100 }, (_, j) => store.claim(keys, `i${i}-r${j}`, 30_000, LONG))));
     for (let k = 0; k < keys.length; k++) {
       expect(results.filter((states) => states[k] === 'claimed')).toHaveLength(1);
     }
@@ -209,8 +242,8 @@ describe('Redis store: Redis stopped, stalled, restarted', () => {
     const k = uuidKey();
     const calls: Array<[string, Promise<unknown>]> = [
       ['increment', store.increment('rl:x', 1, LONG)],
-      ['claim', store.claim([k], 'A', LONG)],
-      ['commit', store.commit([k], LONG)],
+      ['claim', store.claim([k], 'A', LONG, LONG)],
+      ['commit', store.commit([k], LONG, 'A')],
       ['release', store.release([k], 'A')],
       ['ping', store.ping!()],
     ];
@@ -232,7 +265,7 @@ describe('Redis store: Redis stopped, stalled, restarted', () => {
     try {
       const { store } = connection;
       const k = uuidKey();
-      expect(await store.claim([k], 'A', LONG)).toEqual(['claimed']);
+      expect(await store.claim([k], 'A', LONG, LONG)).toEqual(['claimed']);
       await own.kill();
       // disableOfflineQueue: the client refuses while disconnected, so no call waits for the timeout.
       await eventually(async () => !connection.client.isReady, 'client noticed the stop');
@@ -242,7 +275,7 @@ describe('Redis store: Redis stopped, stalled, restarted', () => {
       await own.start();
       await eventually(async () => (await store.ping!(), true), 'client reconnected');
       // An empty Redis (nothing persisted): the old claim is gone, the store works.
-      expect(await store.claim([k], 'B', LONG)).toEqual(['claimed']);
+      expect(await store.claim([k], 'B', LONG, LONG)).toEqual(['claimed']);
       expect(await store.increment('rl:after', 2, LONG)).toBe(2);
     } finally {
       await connection.close();
@@ -256,14 +289,14 @@ describe('Redis store: Redis stopped, stalled, restarted', () => {
       const k = uuidKey();
       own.pause();
       try {
-        await expect(store.claim([k], 'A', LONG)).rejects.toThrow('claim timed out after 200 ms');
+        await expect(store.claim([k], 'A', LONG, LONG)).rejects.toThrow('claim timed out after 200 ms');
         // Until Redis answers, no request waits for the timeout again.
         await allReject(store, /skipped: Redis has not answered calls that timed out/);
       } finally {
         own.resume();
       }
       // Redis ran the late claim of 'A' and then its release: another owner can claim the key.
-      await eventually(async () => (await store.claim([k], 'B', LONG))[0] === 'claimed', 'late claim released');
+      await eventually(async () => (await store.claim([k], 'B', LONG, LONG))[0] === 'claimed', 'late claim released');
       expect(await store.increment('rl:after-stall', 1, LONG)).toBe(1);
     } finally {
       await connection.close();
@@ -279,12 +312,12 @@ describe('Redis store: Redis stopped, stalled, restarted', () => {
       const k = uuidKey();
       await own.stop();
       await eventually(async () => !client.isReady, 'client noticed the stop');
-      await expect(store.claim([k], 'A', LONG)).rejects.toThrow('claim timed out after 200 ms');
+      await expect(store.claim([k], 'A', LONG, LONG)).rejects.toThrow('claim timed out after 200 ms');
       await expect(store.increment('rl:y', 1, LONG)).rejects.toThrow('increment skipped');
       await own.start();
       await eventually(async () => (await store.ping!(), true), 'client reconnected');
       // The queued claim ran on reconnection, and the release queued behind it too.
-      expect(await store.claim([k], 'B', LONG)).toEqual(['claimed']);
+      expect(await store.claim([k], 'B', LONG, LONG)).toEqual(['claimed']);
     } finally {
       client.destroy();
     }
@@ -300,7 +333,7 @@ describe('Redis store: Redis stopped, stalled, restarted', () => {
       await allReject(connection.store, /Redis store: \w+ failed/);
       await own.start();
       await eventually(async () => (await connection.store.ping!(), true), 'client connected');
-      expect(await connection.store.claim([uuidKey()], 'A', LONG)).toEqual(['claimed']);
+      expect(await connection.store.claim([uuidKey()], 'A', LONG, LONG)).toEqual(['claimed']);
     } finally {
       await connection.close();
     }
@@ -335,7 +368,7 @@ describe('redactRedisUrl and connectRedisStore input', () => {
       expect(refusal?.message).toMatch(new RegExp(`^Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${secured.port} refused the credentials: WRONGPASS`));
       for (const error of [...errors, refusal!]) expect(`${error.message} ${error.stack}`).not.toMatch(/s3cret/);
       expect(right.connected).toBe(true);
-      expect(await right.store.claim([uuidKey()], 'A', LONG)).toEqual(['claimed']);
+      expect(await right.store.claim([uuidKey()], 'A', LONG, LONG)).toEqual(['claimed']);
     } finally {
       await right.close();
       await secured.stop();

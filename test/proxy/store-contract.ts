@@ -50,106 +50,117 @@ export function describeStoreContract(name: string, setup: () => Promise<StoreUn
     describe('claim', () => {
       it('claims an absent key, and answers claimed again to the same owner', async () => {
         const k = key();
-        expect(await store.claim([k], 'A', long)).toEqual(['claimed']);
-        expect(await store.claim([k], 'A', long)).toEqual(['claimed']);
+        expect(await store.claim([k], 'A', long, long)).toEqual(['claimed']);
+        expect(await store.claim([k], 'A', long, long)).toEqual(['claimed']);
       });
 
       it('answers pending to another owner while the claim holds', async () => {
         const k = key();
-        await store.claim([k], 'A', long);
-        expect(await store.claim([k], 'B', long)).toEqual(['pending']);
+        await store.claim([k], 'A', long, long);
+        expect(await store.claim([k], 'B', long, long)).toEqual(['pending']);
       });
 
       it('answers each key of a batch in order: claimed, accepted, pending', async () => {
         const [free, done, busy] = [key(), key(), key()];
-        await store.commit([done], long);
-        await store.claim([busy], 'B', long);
-        expect(await store.claim([free, done, busy], 'A', long)).toEqual(['claimed', 'accepted', 'pending']);
+        await store.claim([done], 'C', long, long);
+        await store.commit([done], long, 'C');
+        await store.claim([busy], 'B', long, long);
+        expect(await store.claim([free, done, busy], 'A', long, long)).toEqual(['claimed', 'accepted', 'pending']);
       });
 
       it('treats a key repeated in one batch as the owner’s own', async () => {
         const k = key();
-        expect(await store.claim([k, k], 'A', long)).toEqual(['claimed', 'claimed']);
+        expect(await store.claim([k, k], 'A', long, long)).toEqual(['claimed', 'claimed']);
       });
 
       it('gives a key to exactly one of 50 concurrent owners', async () => {
         const k = key();
         const owners = Array.from({ length: 50 }, (_, i) => `owner-${i}`);
-        const states = (await Promise.all(owners.map((owner) => store.claim([k], owner, long)))).map(([s]) => s);
+        const states = (await Promise.all(owners.map((owner) => store.claim([k], owner, long, long)))).map(([s]) => s);
         expect(states.filter((s) => s === 'claimed')).toHaveLength(1);
         expect(states.filter((s) => s === 'pending')).toHaveLength(49);
       });
 
       it('lets another owner claim once the claim expired', async () => {
         const k = key();
-        await store.claim([k], 'A', ttl);
+        await store.claim([k], 'A', ttl, long);
         await advance(ttl + 20);
-        await eventually(async () => (await store.claim([k], 'B', long))[0] === 'claimed', 'claim expired');
-        expect(await store.claim([k], 'A', long)).toEqual(['pending']);
+        await eventually(async () => (await store.claim([k], 'B', long, long))[0] === 'claimed', 'claim expired');
+        expect(await store.claim([k], 'A', long, long)).toEqual(['pending']);
       });
 
       it('answers [] to an empty batch', async () => {
-        expect(await store.claim([], 'A', long)).toEqual([]);
+        expect(await store.claim([], 'A', long, long)).toEqual([]);
       });
     });
 
     describe('commit', () => {
       it('replaces a claim: accepted for every owner, the claimer included', async () => {
         const k = key();
-        await store.claim([k], 'A', long);
-        await store.commit([k], long);
-        expect(await store.claim([k], 'B', long)).toEqual(['accepted']);
-        expect(await store.claim([k], 'A', long)).toEqual(['accepted']);
+        await store.claim([k], 'A', long, long);
+        await store.commit([k], long, 'A');
+        expect(await store.claim([k], 'B', long, long)).toEqual(['accepted']);
+        expect(await store.claim([k], 'A', long, long)).toEqual(['accepted']);
       });
 
-      it('marks keys never claimed, and a batch of them', async () => {
+      it('accepts a batch claimed together, for a later claimer of any of its keys', async () => {
         const ks = [key(), key(), key()];
-        await store.commit(ks, long);
-        expect(await store.claim(ks, 'A', long)).toEqual(['accepted', 'accepted', 'accepted']);
+        await store.claim(ks, 'A', long, long);
+        await store.commit(ks, long, 'A');
+        expect(await store.claim([ks[1]!, key()], 'B', long, long)).toEqual(['accepted', 'claimed']);
+      });
+
+      it('leaves the claims of other owners alone', async () => {
+        const [mine, theirs] = [key(), key()];
+        await store.claim([mine], 'A', long, long);
+        await store.claim([theirs], 'B', long, long);
+        await store.commit([mine], long, 'A');
+        expect(await store.claim([mine, theirs], 'C', long, long)).toEqual(['accepted', 'pending']);
       });
 
       it('forgets an accepted key after its TTL', async () => {
         const k = key();
-        await store.commit([k], ttl);
+        await store.claim([k], 'A', ttl, ttl);
+        await store.commit([k], ttl, 'A');
         await advance(ttl + 20);
-        await eventually(async () => (await store.claim([k], 'A', long))[0] === 'claimed', 'commit expired');
+        await eventually(async () => (await store.claim([k], 'A', long, long))[0] === 'claimed', 'commit expired');
       });
 
       it('accepts an empty batch', async () => {
-        await expect(store.commit([], long)).resolves.toBeUndefined();
+        await expect(store.commit([], long, 'A')).resolves.toBeUndefined();
       });
     });
 
     describe('release', () => {
       it('frees its own claim: the next owner claims it', async () => {
         const k = key();
-        await store.claim([k], 'A', long);
+        await store.claim([k], 'A', long, long);
         await store.release([k], 'A');
-        expect(await store.claim([k], 'B', long)).toEqual(['claimed']);
+        expect(await store.claim([k], 'B', long, long)).toEqual(['claimed']);
       });
 
       it('leaves another owner’s claim in place', async () => {
         const k = key();
-        await store.claim([k], 'A', long);
+        await store.claim([k], 'A', long, long);
         await store.release([k], 'B');
-        expect(await store.claim([k], 'B', long)).toEqual(['pending']);
+        expect(await store.claim([k], 'B', long, long)).toEqual(['pending']);
       });
 
       it('leaves a claim that expired and was re-taken by another owner', async () => {
         const k = key();
-        await store.claim([k], 'A', ttl);
+        await store.claim([k], 'A', ttl, long);
         await advance(ttl + 20);
-        await eventually(async () => (await store.claim([k], 'B', long))[0] === 'claimed', 'claim expired');
+        await eventually(async () => (await store.claim([k], 'B', long, long))[0] === 'claimed', 'claim expired');
         await store.release([k], 'A');
-        expect(await store.claim([k], 'C', long)).toEqual(['pending']);
+        expect(await store.claim([k], 'C', long, long)).toEqual(['pending']);
       });
 
       it('never undoes a commit', async () => {
         const k = key();
-        await store.claim([k], 'A', long);
-        await store.commit([k], long);
+        await store.claim([k], 'A', long, long);
+        await store.commit([k], long, 'A');
         await store.release([k], 'A');
-        expect(await store.claim([k], 'B', long)).toEqual(['accepted']);
+        expect(await store.claim([k], 'B', long, long)).toEqual(['accepted']);
       });
 
       it('ignores absent keys and empty batches', async () => {

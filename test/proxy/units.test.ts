@@ -46,17 +46,17 @@ describe('forwardedFor', () => {
 describe('createMemoryStore', () => {
   it('keeps at most maxKeys event keys, dropping the oldest', async () => {
     const store = createMemoryStore({ maxKeys: 3 });
-    await store.commit(['a', 'b', 'c'], 60_000);
-    await store.commit(['d'], 60_000);
-    expect(await store.claim(['a', 'b', 'c', 'd'], 'me', 60_000)).toEqual(['claimed', 'accepted', 'accepted', 'accepted']);
+    await store.commit(['a', 'b', 'c'], 60_000, 'them');
+    await store.commit(['d'], 60_000, 'them');
+    expect(await store.claim(['a', 'b', 'c', 'd'], 'me', 60_000, 60_000)).toEqual(['claimed', 'accepted', 'accepted', 'accepted']);
   });
   it('forgets keys and counters after their lifetime', async () => {
     let now = 1_000;
     const store = createMemoryStore({ now: () => now });
-    await store.commit(['a'], 100);
+    await store.commit(['a'], 100, 'them');
     expect(await store.increment('c', 5, 100)).toBe(5);
     now += 100;
-    expect(await store.claim(['a'], 'me', 100)).toEqual(['claimed']);
+    expect(await store.claim(['a'], 'me', 100, 100)).toEqual(['claimed']);
     expect(await store.increment('c', 1, 100)).toBe(1);
   });
   it('bounds counters too', async () => {

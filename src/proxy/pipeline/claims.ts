@@ -17,7 +17,12 @@ export class Claims {
   readonly accepted = new Set<string>();
   /** A claim failed under the `retry` policy: what is pending must not be forwarded by this request. */
   failed = false;
-  private readonly owner = crypto.randomUUID();
+  /**
+   * Who holds this request's claims. A new one for each take() that starts with nothing held: a
+   * store may accept a whole claim at once at commit (Redis), so claims taken after a commit must
+   * not share its owner.
+   */
+  private owner = '';
   /**
    * Each UUID's store key, made once: the same string object at claim and at commit lets a
    * memory store's lookup match by identity instead of comparing characters.
@@ -43,9 +48,10 @@ export class Claims {
   async take(): Promise<void> {
     const uuids = this.pending;
     if (uuids.length === 0) return;
+    if (this.mine.length === 0) this.owner = newOwner();
     let states: ClaimState[];
     try {
-      states = await this.store.claim(this.keys(uuids), this.owner, this.ttl.claimMs);
+      states = await this.store.claim(this.keys(uuids), this.owner, this.ttl.claimMs, this.ttl.acceptedMs);
     } catch (error) {
       if (this.onFailure === 'retry') {
         this.onStoreError('store failed: events not claimed, answered 503 for a retry', error);
@@ -68,7 +74,7 @@ export class Claims {
     const uuids = this.mine;
     this.mine = [];
     try {
-      await this.store.commit(this.keys(uuids), this.ttl.acceptedMs);
+      await this.store.commit(this.keys(uuids), this.ttl.acceptedMs, this.owner);
     } catch (error) {
       this.onStoreError('store failed: accepted events not remembered', error);
     }
@@ -90,4 +96,12 @@ export class Claims {
   private keys(uuids: readonly string[]): string[] {
     return uuids.map((uuid) => this.keyOf.get(uuid)!);
   }
+}
+
+/**
+ * 80 random bits in 20 hex characters: unique among the owners whose marks a store keeps for the
+ * dedup window, and short, since a store may keep it with every event.
+ */
+function newOwner(): string {
+  return crypto.randomUUID().replace(/-/g, '').slice(13, 33);
 }

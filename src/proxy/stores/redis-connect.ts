@@ -193,8 +193,8 @@ export async function connectRedisStore(url: string, options: ConnectRedisStoreO
       // Calls go to whichever client is current: the single-node one until a cluster is found.
       store: {
         increment: (key, amount, ttlMs) => current.increment(key, amount, ttlMs),
-        claim: (keys, owner, ttlMs) => current.claim(keys, owner, ttlMs),
-        commit: (keys, ttlMs) => current.commit(keys, ttlMs),
+        claim: (keys, owner, ttlMs, acceptedMs) => current.claim(keys, owner, ttlMs, acceptedMs),
+        commit: (keys, ttlMs, owner) => current.commit(keys, ttlMs, owner),
         release: (keys, owner) => current.release(keys, owner),
         ping: () => current.ping!(),
       },
