@@ -3,8 +3,9 @@
 // with upstream latency and failures, so the second request arrives while the first is in flight.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/create-proxy';
+import { Claims } from '../../src/proxy/pipeline/claims';
 import { createMemoryStore } from '../../src/proxy/stores/memory-store';
-import type { ProxyLogEntry } from '../../src/proxy/types';
+import type { ClaimState, ProxyLogEntry, ProxyStore } from '../../src/proxy/types';
 import { experienceBody, harness, KEYS, WORKSPACE, type Harness } from './support';
 
 let h: Harness;
@@ -77,6 +78,40 @@ describe('claims', () => {
     expect((await first).status).toBe(200);
     expect(h.sent.map((sent) => uuidsOf(sent.body))).toEqual([old.elements[0]!.actions.map((a) => a.svc_event_uuid), [fresh.svc_event_uuid]]);
     expect(await h.upstream.experienceEvents()).toMatchObject({ unique: 3, duplicates: 0 });
+  });
+
+  it('claims taken after a commit get a new owner: a store that accepts a whole claim at its commit (Redis) never accepts events not yet forwarded', async () => {
+    const calls: Array<[string, string, readonly string[]]> = [];
+    const store: ProxyStore = {
+      ...createMemoryStore(),
+      // u1 is free at once; u2 is held by another request until the second look.
+      claim: async (keys, owner) => {
+        calls.push(['claim', owner, keys]);
+        return keys.map((key): ClaimState => (key === 'u2' && calls.length === 1 ? 'pending' : 'claimed'));
+      },
+      commit: async (keys, _ttlMs, owner) => void calls.push(['commit', owner, keys]),
+    };
+    const claims = new Claims(
+      store,
+      (uuid) => uuid,
+      ['u1', 'u2'],
+      { claimMs: 1_000, acceptedMs: 60_000 },
+      () => {},
+    );
+    await claims.take();
+    await claims.commit();
+    await claims.take();
+    await claims.commit();
+    expect(calls.map(([call, , keys]) => [call, keys])).toEqual([
+      ['claim', ['u1', 'u2']],
+      ['commit', ['u1']],
+      ['claim', ['u2']],
+      ['commit', ['u2']],
+    ]);
+    const [first, second] = [calls[0]![1], calls[2]![1]];
+    expect([calls[1]![1], calls[3]![1]]).toEqual([first, second]);
+    expect(second).not.toBe(first);
+    expect(first).toMatch(/^[0-9a-f]{20}$/);
   });
 
   it('holds across proxy instances that share one store', async () => {

@@ -103,5 +103,7 @@ export class Claims {
  * dedup window, and short, since a store may keep it with every event.
  */
 function newOwner(): string {
-  return crypto.randomUUID().replace(/-/g, '').slice(13, 33);
+  let hex = '';
+  for (const byte of crypto.getRandomValues(new Uint8Array(10))) hex += (byte | 0x100).toString(16).slice(1);
+  return hex;
 }
