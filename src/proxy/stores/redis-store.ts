@@ -177,11 +177,10 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     ).then(() => out);
   }
 
-  const named = (keys: readonly string[]) => keys.map((key) => prefix + key);
   /** The marker of `owner`'s claim on the full key `key`: one per claim, or per hash tag on a cluster. */
   const marker = cluster ? (key: string, owner: string) => `${prefix}{${hashTag(key)}}:o:${owner}` : (_key: string, owner: string) => `${prefix}o:${owner}`;
-  /** The markers of `owner`'s claims on `keys` (full names), each once. */
-  const markers = (keys: readonly string[], owner: string) => (cluster ? [...new Set(keys.map((key) => marker(key, owner)))] : [marker('', owner)]);
+  /** The markers of `owner`'s claims on `keys` (the store's keys, not yet prefixed), each once. */
+  const markers = (keys: readonly string[], owner: string) => (cluster ? [...new Set(keys.map((key) => marker(prefix + key, owner)))] : [marker('', owner)]);
 
   // Calls that timed out and whose commands Redis has not answered yet. While there are any,
   // Redis is stalled (or the client is holding commands offline): new calls fail at once instead
@@ -221,8 +220,8 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     ).then(() => {});
   }
 
-  function sendRelease(full: readonly string[], owner: string): Promise<unknown> {
-    return perTag(markers(full, owner), (group) => script(RELEASE, group, [STANDING]));
+  function sendRelease(keys: readonly string[], owner: string): Promise<unknown> {
+    return perTag(markers(keys, owner), (group) => script(RELEASE, group, [STANDING]));
   }
 
   /**
@@ -247,7 +246,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
 
     async claim(keys, owner, ttlMs, acceptedMs) {
       if (keys.length === 0) return [];
-      const full = named(keys);
+      const full = keys.map((key) => prefix + key);
       const mine = CLAIM_PREFIX + owner;
       // A key outlives its owner's marker: the claim, then the dedup window from the commit.
       const args = [String(px(ttlMs)), String(px(ttlMs + acceptedMs))];
@@ -278,7 +277,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
         // A stalled Redis may still run these SETs later, and on a cluster the groups on healthy
         // nodes did run: give the claim up (its marker goes, behind the claims on each connection,
         // which Redis runs in order), or it would hold its events for the whole TTL.
-        if (sent) sendRelease(full, owner).catch(() => {});
+        if (sent) sendRelease(keys, owner).catch(() => {});
         throw error;
       }
     },
@@ -289,7 +288,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
         const ttl = String(px(ttlMs));
         let batch = commits.get(ttl);
         if (!batch) commits.set(ttl, (batch = { markers: [], waiters: [] }));
-        batch.markers.push(...markers(named(keys), owner));
+        batch.markers.push(...markers(keys, owner));
         batch.waiters.push({ resolve, reject });
         // flushCommits settles every waiter itself and never rejects.
         commitTimer ??= setTimeout(() => void flushCommits(), COMMIT_BATCH_MS);
@@ -298,7 +297,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
 
     release(keys, owner) {
       if (keys.length === 0) return Promise.resolve();
-      return bounded('release', () => sendRelease(named(keys), owner)).then(() => {});
+      return bounded('release', () => sendRelease(keys, owner)).then(() => {});
     },
 
     async ping() {
