@@ -90,13 +90,50 @@ function isRealDate(value: string): boolean {
  * if (p) return errorResponse('users', p);
  */
 export function checkJsonShape(value: unknown, maxDepth = 32): Problem | undefined {
-  if (!isNode(value)) return undefined;
+  return isNode(value) && !shapeIsSafe(value, maxDepth) ? firstShapeProblem(value, maxDepth) : undefined;
+}
+
+/**
+ * The walk every body takes: no path, no frame and no key list per node (a third of the framed
+ * walk's time). for-in would also visit a key some code enumerable-added to Object.prototype:
+ * then it answers false and the framed walk, over own keys only, decides.
+ */
+function shapeIsSafe(value: object, maxDepth: number): boolean {
+  const nodes: object[] = [value];
+  const depths: number[] = [0];
+  while (nodes.length) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth >= maxDepth) return false;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child: unknown = node[i];
+        if (isNode(child)) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in node) {
+        if (key === '__proto__') return false;
+        const child = (node as Record<string, unknown>)[key];
+        if (isNode(child)) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+/** The first problem of a body, with its path. */
+function firstShapeProblem(value: object, maxDepth: number): Problem | undefined {
   const stack: ShapeFrame[] = [{ node: value, depth: 0, parent: undefined, key: undefined }];
   while (stack.length) {
     const frame = stack.pop()!;
     const { node, depth } = frame;
     if (depth >= maxDepth) return problem(framePath(frame), `must not nest deeper than ${maxDepth} levels`);
-    // Paths are built only for a problem: a valid body (every one but a few) costs no string per node.
     if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) {
         const child: unknown = node[i];

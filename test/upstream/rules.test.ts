@@ -108,6 +108,18 @@ describe('validators return the first problem, or undefined', () => {
       rule: 'must not nest deeper than 32 levels',
     });
   });
+
+  it('checkJsonShape judges own keys only, even with something enumerable added to Object.prototype', () => {
+    const body = JSON.parse('{"elements":[{"actions":[{"attributes":{"cid":"c1"}}]}],"n":{"m":[1,{"k":2}]}}');
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.injected = { deeper: {} };
+    try {
+      expect(checkJsonShape(body)).toBeUndefined();
+      expect(checkJsonShape(JSON.parse('{"a":[{"b":{"__proto__":{}}}]}'))).toEqual({ field: 'a[0].b.__proto__', rule: 'is a reserved key and is not allowed', status: 400 });
+    } finally {
+      delete proto.injected;
+    }
+  });
 });
 
 describe('error bodies', () => {
