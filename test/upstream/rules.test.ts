@@ -115,7 +115,11 @@ describe('validators return the first problem, or undefined', () => {
     proto.injected = { deeper: {} };
     try {
       expect(checkJsonShape(body)).toBeUndefined();
-      expect(checkJsonShape(JSON.parse('{"a":[{"b":{"__proto__":{}}}]}'))).toEqual({ field: 'a[0].b.__proto__', rule: 'is a reserved key and is not allowed', status: 400 });
+      expect(checkJsonShape(JSON.parse('{"a":[{"b":{"__proto__":{}}}]}'))).toEqual({
+        field: 'a[0].b.__proto__',
+        rule: 'is a reserved key and is not allowed',
+        status: 400,
+      });
     } finally {
       delete proto.injected;
     }
