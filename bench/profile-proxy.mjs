@@ -1,5 +1,6 @@
 // A CPU profile of engage-proxy under load (`node bench/profile-proxy.mjs memory|redis|cluster|bare
-// [events]`, after `npm run build`; `bare` profiles the bench's bare forward, to compare part by part): the proxy runs with --cpu-prof in front of the benches' upstream (and a
+// [events]`, after `npm run build`; `bare` profiles the benches' bare forward instead, to compare
+// part by part): the server runs with --cpu-prof in front of the benches' upstream (and a
 // Redis or a 3+3 Redis Cluster), 16 connections post fresh bodies for 6 s from this process, and
 // the samples are summed by part (our code, validation, node-redis, undici, socket writes, GC) and
 // by function. Samples include the profiler's own cost and the machine's load: read the shares.
