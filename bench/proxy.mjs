@@ -198,10 +198,11 @@ const row = (name, events) => results[`${name}|${events}`];
 /** `compare(contender's round, bare's round)` for each round: the median and the range. */
 function paired(name, events, compare) {
   const floor = rounds[`${contenders[0].name}|${events}`];
-  const values = rounds[`${name}|${events}`].map((run, i) => compare(run, floor[i])).sort((a, b) => a - b);
-  return { median: values[Math.floor(values.length / 2)], min: values[0], max: values[values.length - 1] };
+  const values = rounds[`${name}|${events}`].map((run, i) => compare(run, floor[i]));
+  // median() sorts in place: the ends are then the range.
+  return { median: median(values), min: values[0], max: values[values.length - 1] };
 }
-console.log(`\ntargets (engage-proxy against the bare forward of the same round; median of ${ROUNDS} round${ROUNDS > 1 ? 's' : ''}, range in brackets):`);
+console.log(`\ntargets (engage-proxy against the bare forward of the same round; ${ROUNDS > 1 ? `median of ${ROUNDS} rounds, range in brackets` : 'one round'}):`);
 for (const contender of contenders.filter(/** @returns {c is Contender & { target: number }} */ (c) => !!c.target)) {
   for (const events of [1, 20]) {
     const cpu = paired(contender.name, events, (r, floor) => r.cpuUs / floor.cpuUs);
