@@ -92,6 +92,8 @@ export interface ProxyLogEntry {
   storeErrorKinds?: Partial<Record<StoreErrorKind, number>>;
   clientAddress?: string;
   durationMs?: number;
+  /** Experience events: how far the device's clock was ahead of the proxy's (negative: behind), in ms, from the request's `sent_at`. */
+  deviceClockMs?: number;
 }
 
 export type ProxyLogger = (entry: ProxyLogEntry) => void;

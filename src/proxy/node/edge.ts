@@ -35,6 +35,7 @@ function exchangeOf(req: IncomingMessage): Exchange {
   return {
     method: req.method ?? 'GET',
     path,
+    query: query < 0 ? '' : target.slice(query + 1),
     origin,
     header,
     readBody: (maxBytes) => readBody(req, maxBytes),

@@ -31,6 +31,10 @@ export interface ProxyMetrics {
 
 // Upstream calls take milliseconds to a few retries of 10 s; the buckets cover both ends.
 const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+// Device clocks: right (within a request's flight), a minute or ten off by hand, an hour or a day
+// (a zone set wrong, a date typed wrong), years (a dead clock battery): either way.
+const CLOCK_STEPS = [2, 10, 60, 600, 3_600, 86_400, 31_536_000];
+const CLOCK_BUCKETS = [...CLOCK_STEPS.map((step) => -step).reverse(), 0, ...CLOCK_STEPS];
 
 /**
  * Counters and histograms of the proxy's traffic: requests by operation and status, events
@@ -75,6 +79,12 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     labelNames: ['operation'] as const,
     registers,
   });
+  const deviceClock = new Histogram({
+    name: `${prefix}device_clock_offset_seconds`,
+    help: 'How far a tracker’s device clock was ahead of the proxy’s (negative: behind), per experience-events request that stated its send time; events are dated by the proxy’s clock.',
+    buckets: CLOCK_BUCKETS,
+    registers,
+  });
   const limited = new Counter({
     name: `${prefix}rate_limited_total`,
     help: 'Requests refused with 429 by the proxy’s own budgets, by budget (client or workspace).',
@@ -110,6 +120,7 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     if (entry.deduplicated) deduplicated.inc(entry.deduplicated);
     if (entry.upstreamMs !== undefined) upstream.observe({ operation }, entry.upstreamMs / 1000);
     if (entry.attempts !== undefined && entry.attempts > 1) retries.inc({ operation }, entry.attempts - 1);
+    if (entry.deviceClockMs !== undefined) deviceClock.observe(entry.deviceClockMs / 1000);
     if (entry.limited) limited.inc({ operation, budget: entry.limited });
     if (entry.storeErrors) storeErrors.inc(entry.storeErrors);
     if (entry.storeErrorKinds) for (const [kind, count] of Object.entries(entry.storeErrorKinds)) storeErrorKinds.inc({ kind }, count);

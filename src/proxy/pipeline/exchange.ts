@@ -11,6 +11,8 @@ export interface Exchange extends ProxyConnectionInfo {
   method: string;
   /** The path without the query; dot segments and percent-escapes already resolved. */
   path: string;
+  /** The query string without `?` (empty when none): where a tracker states its send time (device-clock.ts). */
+  query: string;
   /** `scheme://host[:port]` the request was addressed to (a same-origin `Origin` equals it). */
   origin(): string;
   /** A request header by lowercase name, or null. */

@@ -10,6 +10,7 @@ import { Claims } from './claims';
 import { forwardedFor } from './client-address';
 import { corsHeaders } from './cors';
 import { bindCustomer, isObject } from './customer';
+import { correctEventTimes, deviceClockOffset } from './device-clock';
 import { requestId, type Refusal } from './error-response';
 import { eventUuids, onlyEvents } from './event-uuids';
 import type { Answer, Exchange, Pipeline, Send } from './exchange';
@@ -33,7 +34,7 @@ export function createPipeline(config: Config, send: Send): Pipeline {
     const log: ProxyLogEntry = { level: 'info', message: 'request', method: exchange.method, path: exchange.path };
     let answer: Answer;
     try {
-      answer = await handle(config, send, exchange, log);
+      answer = await handle(config, send, exchange, log, started);
     } catch {
       // Never let an exception (ours or a hook's) take the server down or say anything internal.
       log.level = 'error';
@@ -53,7 +54,7 @@ export function createPipeline(config: Config, send: Send): Pipeline {
   };
 }
 
-async function handle(config: Config, send: Send, exchange: Exchange, log: ProxyLogEntry): Promise<Answer> {
+async function handle(config: Config, send: Send, exchange: Exchange, log: ProxyLogEntry, received: number): Promise<Answer> {
   // Route: outside basePath, or no operation there → 404.
   const { basePath } = config;
   const { path } = exchange;
@@ -132,6 +133,16 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
       return refuseWith({ status: 403, field: binding.field, message: `${binding.field} does not match the signed-in customer` });
     }
     changed = binding.changed;
+  }
+  if (operation === 'experienceEvents') {
+    // Dated by our clock, not the device's: corrected by the request's send time, never in the future.
+    const offset = deviceClockOffset(exchange.query, received);
+    if (offset !== undefined) {
+      log.deviceClockMs = offset;
+      // Every answer from here on says what was measured (an inspector shows it).
+      cors['x-engage-device-clock'] = String(offset);
+    }
+    if (correctEventTimes(body, offset, received)) changed = true;
   }
   const problem = validateBody(operation, body, config.options.identityResolution);
   if (problem) return refuseWith(problem);

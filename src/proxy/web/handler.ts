@@ -9,6 +9,7 @@ export function webHandler(pipeline: Pipeline): ProxyHandler {
     const answer = await pipeline({
       method: request.method,
       path: url.pathname,
+      query: url.search.slice(1),
       origin: () => hostOrigin(url, request.headers.get('host')),
       header: (name) => request.headers.get(name),
       readBody: (maxBytes) => readBody(request, maxBytes),
