@@ -18,8 +18,12 @@
 //   the reports an inspector reads (tap.ts: one member on the tracker, a numbered call at each of
 //   six steps of an event and four of a placement, +74/+101 B), and the script tag's
 //   `?engage-inspect` check and loader (+138 B); the inspector itself is dist/engage.inspect.js.
+// - a wrong device clock (issue 31: every event of a clock 10 min fast was refused as future-dated,
+//   a day slow dated a day early): each request states when it left (`?sent_at=`, fetch and
+//   beacon) and hands its answer to the tap, so the inspector can name the offset the proxy
+//   measured: +22 B script tag, +21 B tracker-only.
 // The budgets are the measured figures of the build that has all of them.
-const BUDGET = { iife: 6_195, trackerOnly: 4_508, react: 255 };
+const BUDGET = { iife: 6_214, trackerOnly: 4_529, react: 255 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

@@ -52,6 +52,7 @@ export function createModel() {
   const events = new Map<string, EventRow>();
   const placements = new Map<Element, PlacementRow>();
   let lastAnswer: Answer | undefined;
+  let deviceClockMs: number | undefined;
   let optedOut = false;
 
   const row = (uuid: string) => events.get(uuid);
@@ -87,6 +88,10 @@ export function createModel() {
     get lastAnswer() {
       return lastAnswer;
     },
+    /** How far the device's clock is ahead of the proxy's, as the proxy last measured it. */
+    get deviceClockMs() {
+      return deviceClockMs;
+    },
 
     /** Takes one lifecycle event in. */
     take(event: LifecycleEvent): void {
@@ -101,9 +106,11 @@ export function createModel() {
         case 'sending':
           return set(event.uuids, 'in flight');
         case 'delivered':
+          deviceClockMs = event.deviceClockMs ?? deviceClockMs;
           lastAnswer = { status: event.status, message: 'OK', at: Date.now() };
           return set(event.uuids, 'delivered');
         case 'refused': {
+          deviceClockMs = event.deviceClockMs ?? deviceClockMs;
           const message = errorMessage(event.error);
           lastAnswer = { status: event.status, message, at: Date.now() };
           return set(event.uuids, 'refused', event.status ? `HTTP ${event.status}: ${message}` : message);
@@ -184,6 +191,31 @@ function errorMessage(error: { message: string; body?: unknown }): string {
   const body = error.body as { error?: unknown; message?: unknown } | undefined;
   const said = typeof body?.error === 'string' ? body.error : ((body?.error as { message?: unknown } | undefined)?.message ?? body?.message);
   return typeof said === 'string' && said ? `${error.message} · ${said}` : error.message;
+}
+
+// Largest first; a unit is used from two of it (90 s, not 2 min).
+const CLOCK_UNITS: Array<[ms: number, one: string, many: string]> = [
+  [31_536_000_000, ' year', ' years'],
+  [86_400_000, ' day', ' days'],
+  [3_600_000, ' h', ' h'],
+  [60_000, ' min', ' min'],
+  [1_000, ' s', ' s'],
+];
+
+/**
+ * The device clock, in words: "device clock 10 min fast — corrected by the proxy".
+ *
+ * @param ms how far the device's clock is ahead of the proxy's (negative: behind), or undefined before the proxy answered
+ */
+export function describeDeviceClock(ms: number | undefined): string {
+  if (ms === undefined) return 'not measured yet: the proxy has not answered';
+  const size = Math.abs(ms);
+  // Within what a request's flight explains.
+  if (size < 2_000) return 'right (within 2 s of the proxy)';
+  // Seconds always fit from here.
+  const [unit, one, many] = CLOCK_UNITS.find(([unit]) => size >= 2 * unit)!;
+  const count = Math.round(size / unit);
+  return `device clock ${count}${count === 1 ? one : many} ${ms > 0 ? 'fast' : 'slow'} — corrected by the proxy`;
 }
 
 const time = (ms: number) => new Date(ms).toLocaleTimeString('en-GB');

@@ -13,8 +13,9 @@ export interface Batch {
  * Takes events from the front of `events` into one upstream-shaped request body: elements grouped
  * by customer and time-zone offset, at most 100 of them and `maxBytes` in all (one oversized event
  * still goes alone, so the proxy can refuse it by itself). Events without a customer are skipped.
- * `event_time` is clamped to `nowSeconds`, because the upstream refuses events dated in the future
- * and the device clock may have moved back since recording.
+ * `event_time` is the device's, clamped to `nowSeconds` (the device clock may have moved back since
+ * recording): our proxy dates it by its own clock from the request's `sent_at`, and a plain
+ * reverse proxy in its place still never forwards an event the device dates in the future.
  */
 export function takeBatch(
   events: StoredEvent[],

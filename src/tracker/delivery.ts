@@ -73,6 +73,10 @@ export function createDelivery(
   // that settles at once, unless the page was frozen in between (stealFlushLock).
   let asking = false;
 
+  // Every request states when it left, by the clock that dated its events, so the proxy can date
+  // them by its own (a device clock minutes fast would otherwise have every event refused as
+  // future-dated). Read at each send, retries and beacons too; a query, since a beacon has no headers.
+  const sentUrl = () => `${url}?sent_at=${Date.now()}`;
   const take = (events: StoredEvent[], maxBytes = maxRequestBytes) => takeBatch(events, customer(), nowSeconds(), maxBytes);
   const unsent = (events: StoredEvent[]) => events.filter((event) => !inFlight.has(event.uuid));
   /** Removes events from the queue, and from what a closing page would send. */
@@ -166,8 +170,9 @@ export function createDelivery(
     let status = 0;
     let error: EngageError | undefined;
     let retryAfterMs: number | undefined;
+    let response: Response | undefined;
     try {
-      const response = await (options.fetch ?? fetch)(url, {
+      response = await (options.fetch ?? fetch)(sentUrl(), {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...options.headers },
         body,
@@ -190,7 +195,7 @@ export function createDelivery(
       if (keepalive) keepaliveBytes -= bytes;
       events.forEach((event) => inFlight.delete(event.uuid));
     }
-    tap(ANSWERED, events, status, error);
+    tap(ANSWERED, events, status, error, response);
     const verdict = classify(status);
     if (verdict === OK) {
       // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
@@ -244,7 +249,7 @@ export function createDelivery(
     // eslint-disable-next-line @typescript-eslint/unbound-method
     const beacon = !options.fetch && !options.headers && typeof navigator !== 'undefined' && navigator.sendBeacon;
     for (let rest = [...mine], taken; beacon && !failures && (taken = take(rest)).batch; rest = taken.rest) {
-      if (!navigator.sendBeacon(url, taken.batch.body)) break;
+      if (!navigator.sendBeacon(sentUrl(), taken.batch.body)) break;
       // Sent: not again by this page's own last delivery run (Chromium: each event twice).
       taken.batch.events.forEach((event) => mine.delete(event) && inFlight.add(event.uuid));
     }

@@ -34,13 +34,16 @@ export type LifecycleEvent =
   | { type: 'queued'; records: LifecycleRecord[] }
   /** A request carrying these events is in flight. */
   | { type: 'sending'; uuids: string[] }
-  /** The proxy answered 2xx: they left the queue. */
-  | { type: 'delivered'; uuids: string[]; status: number }
+  /**
+   * The proxy answered 2xx: they left the queue. `deviceClockMs`: how far this device's clock is
+   * ahead of the proxy's (negative: behind), as the proxy measured it; it dated the events by its own.
+   */
+  | { type: 'delivered'; uuids: string[]; status: number; deviceClockMs?: number }
   /**
    * Not delivered, still queued (retried later, or the batch is halved to find the refused event):
    * `status` 0 when no answer came (offline, connection reset), `error` the reason.
    */
-  | { type: 'refused'; uuids: string[]; status: number; error: EngageError }
+  | { type: 'refused'; uuids: string[]; status: number; error: EngageError; deviceClockMs?: number }
   /** Left the queue undelivered: refused alone (`rejected`), too old (`expired`), no room (`overflow`). */
   | { type: 'dropped'; uuids: string[]; reason: 'rejected' | 'expired' | 'overflow'; error?: EngageError }
   /**
@@ -86,6 +89,12 @@ const record = (event: StoredEvent): LifecycleRecord => ({
 });
 const uuids = (events: StoredEvent[]) => events.map((event) => event.uuid);
 
+/** `{ deviceClockMs }` from the proxy's answer (device-clock.ts sets the header), or nothing. */
+function deviceClock(response: Response | undefined): { deviceClockMs?: number } {
+  const value = Number(response?.headers.get('x-engage-device-clock') ?? NaN);
+  return Number.isFinite(value) ? { deviceClockMs: value } : {};
+}
+
 /** The public event for one raw report, or undefined for a stage this version does not know. */
 function translate([stage, a, b, c, d]: Raw): LifecycleEvent | undefined {
   const events = a as StoredEvent[];
@@ -103,10 +112,11 @@ function translate([stage, a, b, c, d]: Raw): LifecycleEvent | undefined {
     case ANSWERED: {
       const status = b as number;
       const error = c as EngageError | undefined;
-      if (!error) return { type: 'delivered', uuids: uuids(events), status };
+      const clock = deviceClock(d as Response | undefined);
+      if (!error) return { type: 'delivered', uuids: uuids(events), status, ...clock };
       // The tracker drops an event refused on its own (a 400/413/422 for a batch of one).
       if (classify(status) === SPLIT && events.length < 2) return { type: 'dropped', uuids: uuids(events), reason: 'rejected', error };
-      return { type: 'refused', uuids: uuids(events), status, error };
+      return { type: 'refused', uuids: uuids(events), status, error, ...clock };
     }
     case DROPPED:
       // Expired events are the oldest, so they come first.

@@ -27,7 +27,7 @@ export const STORED = 2;
 export const QUEUED = 3;
 /** (events: StoredEvent[]) — a request carrying them is on its way. */
 export const SENDING = 4;
-/** (events: StoredEvent[], status: number, error?: EngageError) — its answer; status 0 when none came. */
+/** (events: StoredEvent[], status: number, error?: EngageError, response?: Response) — its answer; status 0 when none came. */
 export const ANSWERED = 5;
 /** (events: StoredEvent[], expired: number) — dropped by the queue's bounds: the first `expired` for age, the rest for room. */
 export const DROPPED = 6;

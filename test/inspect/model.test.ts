@@ -1,7 +1,7 @@
 // The inspector's model and wording, without a browser: what each lifecycle event does to an
 // event's row, and the words a placement's label says for each reason it does or does not count.
 import { describe, expect, it } from 'vitest';
-import { createModel, describePlacement, type PlacementRow } from '../../src/inspect/model';
+import { createModel, describeDeviceClock, describePlacement, type PlacementRow } from '../../src/inspect/model';
 import { HttpError, NetworkError } from '../../src/errors';
 import { context } from '../tracker/fixtures';
 
@@ -79,5 +79,25 @@ describe('createModel', () => {
     // A new page view: observe reports the placement again, and it may count again.
     model.take({ type: 'placement', element, context, inView: false, tabHidden: false, counted: false, at: 5_000 });
     expect(model.placements.get(element)).toMatchObject({ countedAt: undefined, uuid: undefined });
+  });
+});
+
+describe('the device clock, in words', () => {
+  it('names how far off and which way, from the proxy’s measure', () => {
+    expect(describeDeviceClock(undefined)).toBe('not measured yet: the proxy has not answered');
+    expect(describeDeviceClock(-1_400)).toBe('right (within 2 s of the proxy)');
+    expect(describeDeviceClock(600_250)).toBe('device clock 10 min fast — corrected by the proxy');
+    expect(describeDeviceClock(90_040)).toBe('device clock 90 s fast — corrected by the proxy');
+    expect(describeDeviceClock(-86_400_000)).toBe('device clock 24 h slow — corrected by the proxy');
+    expect(describeDeviceClock(-3 * 365 * 86_400_000)).toBe('device clock 3 years slow — corrected by the proxy');
+  });
+
+  it('keeps the last measure the proxy gave, delivered or refused', () => {
+    const model = createModel();
+    model.take({ type: 'recorded', record: { uuid: 'a', action: 'shown', attributes: context as never, customerId: 'u', recordedAt: 0 } });
+    model.take({ type: 'delivered', uuids: ['a'], status: 200, deviceClockMs: 600_000 });
+    expect(model.deviceClockMs).toBe(600_000);
+    model.take({ type: 'refused', uuids: ['a'], status: 0, error: new NetworkError() });
+    expect(model.deviceClockMs).toBe(600_000);
   });
 });

@@ -66,7 +66,9 @@ describe('createTracker', () => {
     const a = tracker.shown(context)!;
     const b = tracker.clicked(context, { b_id: 'Buy' })!;
     await tracker.flush();
-    expect(fetchStub.mock.calls[0]![0]).toBe('https://shop.test/engage/v1/experiences/events');
+    // With the time it was sent, by the clock that dated the events (the proxy dates them by its own).
+    const [, sentAt] = /^https:\/\/shop\.test\/engage\/v1\/experiences\/events\?sent_at=(\d+)$/.exec(fetchStub.mock.calls[0]![0] as string)!;
+    expect(Math.abs(Number(sentAt) - Date.now())).toBeLessThan(60_000);
     expect(fetchStub.mock.calls[0]![1]).toMatchObject({ method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(delivered()).toEqual([a, b]);
     const actions = sent[0]!.body.elements[0]!.actions as unknown as Array<Record<string, unknown>>;
@@ -183,6 +185,21 @@ describe('createTracker', () => {
     expect(sent.map((s) => s.uuids)).toEqual([ids, ids, ids]);
     // One report for the streak of failures, not one per attempt.
     expect(errors.map((e) => e.name)).toEqual(['HttpError']);
+  });
+
+  it('states a fresh send time on every attempt, a retry too', async () => {
+    const tracker = make();
+    tracker.shown(context);
+    const sentAt = () => fetchStub.mock.calls.map(([url]) => Number(new URL(url as string).searchParams.get('sent_at')));
+    const start = Date.now();
+    const clock = vi.spyOn(Date, 'now');
+    clock.mockReturnValue(start + 1_000);
+    answer = () => new Response('{}', { status: 503 });
+    await expect(tracker.flush()).rejects.toMatchObject({ status: 503 });
+    clock.mockReturnValue(start + 42_000);
+    answer = () => Response.json({});
+    await tracker.flush();
+    expect(sentAt()).toEqual([start + 1_000, start + 42_000]);
   });
 
   it('isolates a refused event by halving the batch, dropping and reporting only it', async () => {
