@@ -18,6 +18,9 @@ declare global {
     seenAt: number;
     calls: { method: string; experience: string | undefined; at: number }[];
     engageReady: boolean;
+    // test/browsers/pages/clock.js
+    realNow(): number;
+    setDeviceClock(ms: number): void;
     // test/browsers/pages/spy.js
     spy: { console: string[]; errors: string[]; violations: string[]; restoredFromCache: boolean; notRestoredReasons(): string };
     // test/e2e/demo/preload-calls.js

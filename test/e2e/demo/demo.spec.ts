@@ -52,7 +52,7 @@ const flush = (page: Page) =>
   );
 
 test('an impression only after one second of visibility; none for a placement scrolled past quickly', async ({ page }) => {
-  // Paused a minute in the past: the upstream refuses events dated in the future.
+  // Paused a minute in the past: a slow device clock, whose events the proxy dates by its own.
   await page.clock.install({ time: Date.now() - 120_000 });
   await page.clock.pauseAt(Date.now() - 60_000);
   await open(page);
