@@ -59,14 +59,22 @@ const next = () => {
 next();
 `;
 
-/** The emulator behind a node:http server that counts the requests and connections it holds at once. */
+/**
+ * The emulator behind a node:http server that counts the requests and connections it holds at
+ * once. In a brownout each request is answered after 5 s, and none before the test opens the
+ * gate: the burst's refusals are then all answered while the upstream has answered nothing, and
+ * the counts do not depend on how fast a loaded machine delivers the burst.
+ */
 async function countingUpstream() {
   const emulator = createEmulator({ workspaceId: WORKSPACE, keys: KEYS, limits: false });
   const counts = { inFlight: 0, maxInFlight: 0, connections: 0, maxConnections: 0 };
+  let held: Promise<unknown> | undefined;
+  let openGate = () => {};
   const counted: Handler = async (request, info) => {
     if (new URL(request.url).pathname.startsWith('/_emulator/')) return emulator.handler(request, info);
     counts.maxInFlight = Math.max(counts.maxInFlight, ++counts.inFlight);
     try {
+      if (held) await Promise.all([sleep(UPSTREAM_LATENCY_MS), held]);
       return await emulator.handler(request, info);
     } finally {
       counts.inFlight--;
@@ -88,8 +96,14 @@ async function countingUpstream() {
   return {
     url,
     counts,
-    fault: (spec: object) => admin('faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) }),
-    clearFaults: () => admin('faults', { method: 'DELETE' }),
+    /** Starts the brownout, its gate closed. */
+    brownOut: () => {
+      held = new Promise<void>((r) => (openGate = r));
+    },
+    openGate: () => openGate(),
+    recover: () => {
+      held = undefined;
+    },
     stored: () => admin('experience-events') as Promise<{ unique: number; duplicates: number }>,
     received: async () =>
       ((await admin('requests')) as { requests: Array<{ operation: string | null }> }).requests.filter((r) => r.operation === 'experienceEvents').length,
@@ -160,7 +174,7 @@ describe('a 5 s upstream brownout through engage-proxy (built, defaults)', () =>
       expect((await post(JSON.stringify(experienceBody(1)))).status).toBe(200);
       const restingMb = rssKb(pid, 'VmRSS') / 1024;
 
-      await upstream.fault({ latencyMs: UPSTREAM_LATENCY_MS });
+      upstream.brownOut();
       const bodies = Array.from({ length: REQUESTS }, () => JSON.stringify(experienceBody(1)));
       const prober = spawn(process.execPath, ['-e', PROBER, origin, String(pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
       cleanups.push(() => {
@@ -171,7 +185,20 @@ describe('a 5 s upstream brownout through engage-proxy (built, defaults)', () =>
       await expect.poll(() => probed, { timeout: 10_000 }).toContain('/metrics');
       const started = performance.now();
       const cpuBefore = cpuMs(pid);
-      const answers = await Promise.all(bodies.map(post));
+      // The gate opens once every request past the bound and the queue has been refused (or at
+      // 9 s, so a proxy that refuses too few fails on the counts below, not on a timeout).
+      let refusedSoFar = 0;
+      const excess = REQUESTS - DEFAULT_UPSTREAM_CONCURRENCY - DEFAULT_UPSTREAM_QUEUE;
+      const fallback = setTimeout(upstream.openGate, 9_000);
+      cleanups.push(() => clearTimeout(fallback));
+      const answers = await Promise.all(
+        bodies.map((body) =>
+          post(body).then((answer) => {
+            if (answer.status === 503 && ++refusedSoFar === excess) upstream.openGate();
+            return answer;
+          }),
+        ),
+      );
       const elapsedMs = performance.now() - started;
       const cpuUsed = cpuMs(pid) - cpuBefore;
       prober.kill('SIGTERM');
@@ -238,7 +265,7 @@ describe('a 5 s upstream brownout through engage-proxy (built, defaults)', () =>
 
       // Recovery: the tracker re-sends each refused request after its Retry-After, until a 2xx;
       // and 100 whose 200 it never saw (a closed tab) are re-sent too.
-      await upstream.clearFaults();
+      upstream.recover();
       const resend = async (body: string, retryAfter: string | undefined) => {
         for (let attempt = 0; attempt < 10; attempt++) {
           await sleep(Number(retryAfter ?? 1) * 1000);
