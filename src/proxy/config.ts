@@ -1,8 +1,10 @@
 import { OPERATIONS } from '../upstream/operations';
+import { Admission } from './pipeline/admission';
 import { trustMatcher } from './pipeline/client-address';
 import { isObject } from './pipeline/customer';
 import { eventKeyer } from './pipeline/event-keys';
 import { MAX_RETRY_DELAY_MS } from './pipeline/forward';
+import { RetryBudget } from './pipeline/retry-budget';
 import { createMemoryStore } from './stores/memory-store';
 import { OPERATION_NAMES, UPSTREAM_ORIGIN, type Route } from './pipeline/routes';
 import type { Operation, ProxyOptions, ProxyStore } from './types';
@@ -18,6 +20,26 @@ const DEFAULT_MAX_BODY: Readonly<Record<Operation, number>> = {
   campaignUpdate: 256 * KIB,
   fileImportStatus: 16 * KIB,
 };
+/**
+ * Default bound on concurrent upstream requests per upstream origin, per process. One core serves
+ * about 5,000–13,000 requests/s (docs/performance.md); an upstream across the internet answers in
+ * tens of ms; by Little's law 10,000/s × 50 ms = 500 in flight. 512 serves that core at a 50 ms
+ * upstream and refuses nothing until the upstream is several times slower than that.
+ */
+export const DEFAULT_UPSTREAM_CONCURRENCY = 512;
+/** Default bound on requests waiting for one of those slots: one more round of them. */
+export const DEFAULT_UPSTREAM_QUEUE = 512;
+/** Default share of requests the proxy may retry upstream (Finagle's and Envoy's 20 %). */
+export const DEFAULT_RETRY_BUDGET = 0.2;
+/** Retries allowed per 10 s whatever the traffic, so a quiet proxy still retries its rare failure. */
+const RETRY_BUDGET_FLOOR = 10;
+
+/** One upstream origin's bounds: its admission and its retry budget, shared by both edges. */
+export interface UpstreamBounds {
+  admission: Admission;
+  budget: RetryBudget;
+}
+
 /** An HTTP header name (RFC 9110 token). */
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Header values we build from configuration must not be able to start a new header line.
@@ -47,6 +69,9 @@ export interface Config {
   retries: number;
   upstreamTimeoutMs: number;
   retryBaseDelayMs: number;
+  /** Admission and retry budget per upstream origin (scheme, host, port), by route origin. */
+  upstreams: Record<Route['origin'], UpstreamBounds | undefined>;
+  upstreamConcurrency: number;
   fetch: typeof fetch;
 }
 
@@ -128,6 +153,25 @@ export function configure(options: ProxyOptions): Config {
   if (storeFailure !== 'forward' && storeFailure !== 'retry') fail(`storeFailure must be 'forward' or 'retry' (got '${String(storeFailure)}')`);
   const retries = Math.max(0, Math.floor(options.retries ?? 2));
   const upstreamTimeoutMs = Math.max(0, options.upstreamTimeoutMs ?? 10_000);
+  const upstreamConcurrency = options.upstreamConcurrency ?? DEFAULT_UPSTREAM_CONCURRENCY;
+  if (!Number.isInteger(upstreamConcurrency) || upstreamConcurrency < 1) fail(`upstreamConcurrency must be a whole number from 1 (got ${upstreamConcurrency})`);
+  const upstreamQueue = options.upstreamQueue ?? DEFAULT_UPSTREAM_QUEUE;
+  if (!Number.isInteger(upstreamQueue) || upstreamQueue < 0) fail(`upstreamQueue must be a whole number from 0 (got ${upstreamQueue})`);
+  const retryBudget = options.retryBudget ?? DEFAULT_RETRY_BUDGET;
+  if (typeof retryBudget !== 'number' || !(retryBudget >= 0 && retryBudget <= 1)) fail(`retryBudget must be a share from 0 to 1 (got ${retryBudget})`);
+  // Per origin, not per route: two routes on one host share its connections and its bounds.
+  const byOrigin = new Map<string, UpstreamBounds>();
+  const upstreams: Config['upstreams'] = { baseUrl: undefined, sdkUrl: undefined, fileImportsUrl: undefined };
+  for (const name of ['baseUrl', 'sdkUrl', 'fileImportsUrl'] as const) {
+    if (!origins[name]) continue;
+    const origin = new URL(origins[name]).origin;
+    if (!byOrigin.has(origin)) {
+      // A waiter is refused after one upstream timeout: a slot turns over within that unless
+      // the upstream hangs, and its body should not sit in memory longer.
+      byOrigin.set(origin, { admission: new Admission(upstreamConcurrency, upstreamQueue, upstreamTimeoutMs), budget: new RetryBudget(retryBudget, RETRY_BUDGET_FLOOR) });
+    }
+    upstreams[name] = byOrigin.get(origin);
+  }
   return {
     workspaceId: options.workspaceId,
     origins,
@@ -149,6 +193,8 @@ export function configure(options: ProxyOptions): Config {
     retries,
     upstreamTimeoutMs,
     retryBaseDelayMs: Math.max(0, options.retryBaseDelayMs ?? 200),
+    upstreams,
+    upstreamConcurrency,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
   };
 }

@@ -27,6 +27,6 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const fetchSend = fetchUpstream(config.fetch);
   const handler = webHandler(createPipeline(config, fetchSend));
   // A `fetch` of the integrator's own (a test double, a tracing wrapper) is used on Node too.
-  const source: PipelineSource = (send) => createPipeline(config, options.fetch ? fetchSend : send);
+  const source: PipelineSource = (sender) => createPipeline(config, options.fetch ? fetchSend : sender(config.upstreamConcurrency));
   return Object.assign(handler, { [PIPELINE]: source });
 }

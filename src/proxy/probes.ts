@@ -58,8 +58,8 @@ export function withProbes(proxy: ProxyHandler, given: ProbeOptions): ProxyHandl
   };
   const source = (proxy as { [PIPELINE]?: PipelineSource })[PIPELINE];
   if (!source) return handler;
-  const wrapped: PipelineSource = (send) => {
-    const pipeline = source(send);
+  const wrapped: PipelineSource = (sender) => {
+    const pipeline = source(sender);
     return (exchange) => probe(probes, exchange.method, exchange.path) ?? pipeline(exchange);
   };
   return Object.assign(handler, { [PIPELINE]: wrapped });

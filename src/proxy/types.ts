@@ -86,6 +86,13 @@ export interface ProxyLogEntry {
   upstreamMs?: number;
   /** Which budget refused the request with 429. */
   limited?: 'client' | 'workspace';
+  /**
+   * Refused 503 because the upstream origin had no free slot: `full` (slots and queue taken,
+   * answered at once) or `waited` (queued for `upstreamTimeoutMs` without a slot).
+   */
+  overloaded?: 'full' | 'waited';
+  /** A retry was due but the origin's retry budget was spent, so the failure was passed on. */
+  retryBudgetSpent?: true;
   /** Store operations that failed during this request (limits or memory skipped). */
   storeErrors?: number;
   /** The same failures by kind: redirection, timeout, connection, script, other. */
@@ -253,6 +260,29 @@ export interface ProxyOptions {
    * @default 200
    */
   retryBaseDelayMs?: number;
+  /**
+   * Share of requests the proxy may retry upstream, per upstream origin over the last 10 s (plus
+   * 10 retries per 10 s whatever the traffic). While the upstream fails, retries past it are not
+   * made: the request gets the failure at once and the tracker's own backoff waits. `0` keeps
+   * only those 10.
+   * @default 0.2
+   */
+  retryBudget?: number;
+  /**
+   * Most upstream requests in flight at once, per upstream origin (and per process: each
+   * `ENGAGE_WORKERS` process has its own). Requests past it wait in a queue of `upstreamQueue`;
+   * past both the proxy answers 503 with `Retry-After` at once, in the operation's error shape,
+   * and the tracker keeps and re-sends the events. On Node it also bounds the pool's connections.
+   * @default 512
+   */
+  upstreamConcurrency?: number;
+  /**
+   * Most requests waiting for an upstream slot, per upstream origin; a waiter is refused (503)
+   * after `upstreamTimeoutMs`. With `upstreamConcurrency`, it bounds the bodies held in memory:
+   * (concurrency + queue) × the body limit.
+   * @default 512
+   */
+  upstreamQueue?: number;
   /**
    * The `fetch` used for upstream calls.
    * @default globalThis.fetch

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { OPERATION_NAMES, OPERATIONS } from '../../upstream/operations';
-import { HEADER_NAME } from '../config';
+import { DEFAULT_UPSTREAM_CONCURRENCY, DEFAULT_UPSTREAM_QUEUE, HEADER_NAME } from '../config';
 import { LOG_FORMATS, type LogFormat } from './log-line';
 import { rateLimitsFromEnv } from './rate-limits-env';
 import { LOG_LEVELS, type LogLevel } from './request-log';
@@ -110,6 +110,19 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
   if (!/^\d+$/.test(timeoutText) || requestTimeoutMs < 1_000 || requestTimeoutMs > 300_000) {
     errors.push(`ENGAGE_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 300000 (got '${timeoutText}')`);
   }
+  const whole = (name: string, fallback: number, min: number, rule: string): number => {
+    const text = get(name) ?? String(fallback);
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < min || value > 1_000_000) errors.push(`${name} must be a whole number from ${min} to 1000000: ${rule} (got '${text}')`);
+    return value;
+  };
+  const upstreamConcurrency = whole('ENGAGE_UPSTREAM_CONCURRENCY', DEFAULT_UPSTREAM_CONCURRENCY, 1, 'upstream requests in flight at once, per upstream origin');
+  const upstreamQueue = whole('ENGAGE_UPSTREAM_QUEUE', DEFAULT_UPSTREAM_QUEUE, 0, 'requests waiting for one of those, per upstream origin');
+  const budgetText = get('ENGAGE_RETRY_BUDGET');
+  const retryBudget = budgetText === undefined ? undefined : Number(budgetText);
+  if (retryBudget !== undefined && !(/^\d*\.?\d+$/.test(budgetText!) && retryBudget <= 1)) {
+    errors.push(`ENGAGE_RETRY_BUDGET must be a share from 0 to 1 of requests the proxy may retry upstream, e.g. 0.2 (got '${budgetText}')`);
+  }
   const redisUrl = get('ENGAGE_REDIS_URL');
   // Named, never shown: the URL may carry a password.
   if (redisUrl && !/^rediss?:\/\//i.test(redisUrl)) errors.push('ENGAGE_REDIS_URL must start with redis:// or rediss://');
@@ -136,6 +149,10 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
     rateLimits: 'limits' in rateLimits ? rateLimits.limits : undefined,
     storeFailure: storeFailure as 'forward' | 'retry',
   };
+  // Set only when given, so createProxy's defaults stay the one place they are decided.
+  if (get('ENGAGE_UPSTREAM_CONCURRENCY')) options.upstreamConcurrency = upstreamConcurrency;
+  if (get('ENGAGE_UPSTREAM_QUEUE')) options.upstreamQueue = upstreamQueue;
+  if (retryBudget !== undefined) options.retryBudget = retryBudget;
   if (adminToken) options.authorize = (request) => sameSecret(request.headers.get('authorization') ?? '', `Bearer ${adminToken}`);
   return { options, port, host: get('HOST') ?? '127.0.0.1', logFormat, logLevel, redisUrl, workers, requestTimeoutMs };
 }

@@ -21,6 +21,8 @@ export function logLine(entry: ProxyLogEntry, format: LogFormat, now: Date = new
     entry.attempts !== undefined && entry.attempts > 1 && `attempts=${entry.attempts}`,
     entry.deduplicated && `dedup=${entry.deduplicated}`,
     entry.limited && `limited=${entry.limited}`,
+    entry.overloaded && `overloaded=${entry.overloaded}`,
+    entry.retryBudgetSpent && 'retry-budget-spent',
     entry.clientAddress && `client=${entry.clientAddress}`,
   ].filter(Boolean);
   const line = `${entry.status} ${entry.method} ${entry.path} ${entry.durationMs}ms ${extras.join(' ')}${entry.level === 'info' ? '' : ` ${entry.level}: ${entry.message}`}`;

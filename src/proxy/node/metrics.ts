@@ -38,7 +38,8 @@ const CLOCK_BUCKETS = [...CLOCK_STEPS.map((step) => -step).reverse(), 0, ...CLOC
 
 /**
  * Counters and histograms of the proxy's traffic: requests by operation and status, events
- * forwarded and deduplicated, upstream latency, retries, rate-limit refusals and store failures.
+ * forwarded and deduplicated, upstream latency, retries, rate-limit refusals, upstream overload
+ * refusals, retries the retry budget withheld and store failures.
  *
  * @example
  * const metrics = createMetrics();
@@ -91,6 +92,18 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     labelNames: ['operation', 'budget'] as const,
     registers,
   });
+  const overloaded = new Counter({
+    name: `${prefix}upstream_overloaded_total`,
+    help: 'Requests refused 503 with Retry-After because their upstream origin had no free slot: full (every slot and queue place taken, answered at once) or waited (queued past the upstream timeout). See ENGAGE_UPSTREAM_CONCURRENCY and ENGAGE_UPSTREAM_QUEUE.',
+    labelNames: ['operation', 'reason'] as const,
+    registers,
+  });
+  const budgetSpent = new Counter({
+    name: `${prefix}upstream_retry_budget_spent_total`,
+    help: 'Requests whose upstream failure was passed on without the retry that was due, because the origin’s retry budget (ENGAGE_RETRY_BUDGET) was spent.',
+    labelNames: ['operation'] as const,
+    registers,
+  });
   const storeErrors = new Counter({
     name: `${prefix}store_errors_total`,
     help: 'Store operations that failed (the request was served without limits or UUID memory).',
@@ -122,6 +135,8 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     if (entry.attempts !== undefined && entry.attempts > 1) retries.inc({ operation }, entry.attempts - 1);
     if (entry.deviceClockMs !== undefined) deviceClock.observe(entry.deviceClockMs / 1000);
     if (entry.limited) limited.inc({ operation, budget: entry.limited });
+    if (entry.overloaded) overloaded.inc({ operation, reason: entry.overloaded });
+    if (entry.retryBudgetSpent) budgetSpent.inc({ operation });
     if (entry.storeErrors) storeErrors.inc(entry.storeErrors);
     if (entry.storeErrorKinds) for (const [kind, count] of Object.entries(entry.storeErrorKinds)) storeErrorKinds.inc({ kind }, count);
   };

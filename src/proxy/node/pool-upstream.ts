@@ -6,13 +6,16 @@ import type { Send } from '../pipeline/exchange';
  * per request than global `fetch` (no Web streams, `Request`/`Response` or `AbortSignal`). The
  * time limit is undici's own per connection: the headers within `timeoutMs`, then no pause in
  * the body longer than that. A pool never follows a redirect, so our Authorization goes nowhere
- * else.
+ * else. At most `connections` per origin: the pipeline's admission already keeps that many
+ * requests in flight, and the pool bound holds even for a sender used without it.
+ *
+ * @param connections most connections one upstream origin may have open at once
  */
-export function poolUpstream(): Send {
+export function poolUpstream(connections: number): Send {
   const pools = new Map<string, Pool>();
   return async (origin, path, init, timeoutMs) => {
     let pool = pools.get(origin);
-    if (!pool) pools.set(origin, (pool = new Pool(origin)));
+    if (!pool) pools.set(origin, (pool = new Pool(origin, { connections })));
     try {
       const { statusCode, headers, body } = await pool.request({
         path,

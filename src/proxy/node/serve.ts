@@ -115,7 +115,7 @@ export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next?: 
  */
 export function createNodeMiddleware(handler: Handler): NodeMiddleware {
   const source = (handler as { [PIPELINE]?: PipelineSource })[PIPELINE];
-  if (source) return nodeListener(source(poolUpstream()));
+  if (source) return nodeListener(source(poolUpstream));
   return (req, res) => {
     void respond(handler, req, res);
   };

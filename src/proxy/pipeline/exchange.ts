@@ -48,5 +48,11 @@ export type Pipeline = (exchange: Exchange) => Promise<Answer>;
  */
 export const PIPELINE: unique symbol = Symbol.for('engage-sdk.proxy.pipeline') as never;
 
+/**
+ * Makes the Node edge's sender for a proxy, given how many connections one upstream origin may
+ * have at once (the proxy's `upstreamConcurrency`).
+ */
+export type SenderFactory = (connections: number) => Send;
+
 /** A handler's pipeline, to be built over the Node edge's sender. */
-export type PipelineSource = (send: Send) => Pipeline;
+export type PipelineSource = (sender: SenderFactory) => Pipeline;

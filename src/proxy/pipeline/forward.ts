@@ -1,23 +1,28 @@
 import type { Attempt, Send } from './exchange';
+import type { RetryBudget } from './retry-budget';
 
 export interface ForwardPolicy {
   /** Extra attempts after a network error, timeout or 5xx (0 for non-idempotent operations). */
   retries: number;
   timeoutMs: number;
   baseDelayMs: number;
+  /** The upstream origin's retry budget: a retry past it is not made (see retry-budget.ts). */
+  budget?: RetryBudget;
 }
 
-export type ForwardResult = Attempt & { attempts: number };
+/** The last attempt's outcome; `budgetSpent` when a retry was due but the budget had none left. */
+export type ForwardResult = Attempt & { attempts: number; budgetSpent?: true };
 
 /** Longest backoff between two attempts. */
 export const MAX_RETRY_DELAY_MS = 2_000;
 
 /**
  * Calls the upstream and, when the policy allows, retries with exponential backoff and full
- * jitter. A 5xx `Retry-After` longer than the backoff cap ends the retries: the caller's own
- * retry policy waits better than we do.
+ * jitter, within the origin's retry budget. A 5xx `Retry-After` longer than the backoff cap ends
+ * the retries: the caller's own retry policy waits better than we do.
  */
 export async function forward(send: Send, origin: string, path: string, init: Parameters<Send>[2], policy: ForwardPolicy): Promise<ForwardResult> {
+  policy.budget?.request();
   for (let attempts = 1; ; attempts++) {
     const result = await send(origin, path, init, policy.timeoutMs);
     const retryable = result.kind !== 'response' || result.status >= 500;
@@ -30,6 +35,8 @@ export async function forward(send: Send, origin: string, path: string, init: Pa
         delay = Math.max(delay, retryAfter * 1000);
       }
     }
+    // Checked last: a retry that would not have been made anyway does not spend the budget.
+    if (policy.budget && !policy.budget.retry()) return { ...result, attempts, budgetSpent: true };
     await sleep(delay);
   }
 }

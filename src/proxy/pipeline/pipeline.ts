@@ -16,7 +16,8 @@ import { eventUuids, onlyEvents } from './event-uuids';
 import type { Answer, Exchange, Pipeline, Send } from './exchange';
 import { forward, sleep, type ForwardResult } from './forward';
 import { charge, DEFAULT_RATE_LIMITS, overLimit, release, type LimitCheck } from './rate-limit';
-import { matchRoute } from './routes';
+import { matchRoute, type Route } from './routes';
+import type { Refused } from './admission';
 import { validateBody } from './validate';
 import { storeErrorHint, storeErrorKind } from '../stores/store-error';
 
@@ -25,6 +26,14 @@ import { storeErrorHint, storeErrorKind } from '../stores/store-error';
  * after the cluster's node timeout, seconds), and the tracker's own backoff adds to it.
  */
 const STORE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * `Retry-After` of a 503 for an upstream without a free slot, drawn from 2–10 s: the refused
+ * browsers come back spread over that, not as one wave when the first slots free up.
+ */
+export function overloadRetryAfter(random = Math.random): number {
+  return 2 + Math.floor(random() * 9);
+}
 
 /** The stages over `send`, with the log entry and the last-resort guard around them. */
 export function createPipeline(config: Config, send: Send): Pipeline {
@@ -100,6 +109,11 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
     if (allowed !== true) return refuseWith({ status: 403, message: `Not authorized for '${operation}'` });
   }
 
+  // A brownout's excess is refused before its body is read: no memory, parsing or store call
+  // for a request that could only wait in a full queue.
+  const { admission } = config.upstreams[route.origin]!;
+  if (admission.full) return overloaded(log, 'full', refuseWith);
+
   // Read: JSON only, bounded.
   const contentType = (exchange.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   // text/plain too for experience events: a beacon-style request needs no preflight, and the
@@ -151,6 +165,35 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
   const key = await loadKey(config, route.tile, log);
   if (key === undefined) return refuseWith({ status: 500, message: 'The proxy is not configured for this operation' });
 
+  // Admission, before any budget or claim is taken: a request refused here has nothing to give
+  // back, and one waiting holds nothing another request (a re-send from another tab) needs.
+  const admitted = await admission.acquire();
+  if (admitted !== true) return overloaded(log, admitted, refuseWith);
+  try {
+    return await limitAndForward(config, send, exchange, log, { route, operation, cors, refuseWith, body, text: read.text, changed, key });
+  } finally {
+    admission.release();
+  }
+}
+
+/** What the stages before admission established about the request. */
+interface Admitted {
+  route: Route;
+  operation: Operation;
+  cors: Record<string, string>;
+  refuseWith: (refusal: Refusal | Problem) => Answer;
+  body: unknown;
+  /** The body as it came. */
+  text: string;
+  /** Whether the customer binding changed the body (then it is sent re-serialized). */
+  changed: boolean;
+  key: string;
+}
+
+/** Limits, claims, forward and answer: the stages run while holding an upstream slot. */
+async function limitAndForward(config: Config, send: Send, exchange: Exchange, log: ProxyLogEntry, admitted: Admitted): Promise<Answer> {
+  const { route, operation, cors, refuseWith, body, changed, key } = admitted;
+  const read = { text: admitted.text };
   // Limits and claims: the store's only calls, in one tick (one round trip to a pipelining store).
   const peer = forwardedFor(exchange.clientAddress, exchange.header('x-forwarded-for'), config.trusted);
   log.clientAddress = peer.client;
@@ -214,8 +257,12 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
         retries: operation === 'experienceEvents' ? config.retries : 0,
         timeoutMs: config.upstreamTimeoutMs,
         baseDelayMs: config.retryBaseDelayMs,
+        budget: config.upstreams[route.origin]!.budget,
       },
-    );
+    ).then((result) => {
+      if (result.budgetSpent) log.retryBudgetSpent = true;
+      return result;
+    });
   const upstreamStarted = Date.now();
   let result: ForwardResult | undefined;
   if (!claims) {
@@ -275,6 +322,14 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
   // Answer: the upstream's own, secrets redacted.
   log.upstreamMs ??= Date.now() - upstreamStarted;
   return passOn(result, { log, cors, refuseWith, secrets: [key, headers.authorization!.slice('Basic '.length)], deduplicated: log.deduplicated });
+}
+
+/** The 503 for a request the upstream origin's admission refused; the tracker keeps its events. */
+function overloaded(log: ProxyLogEntry, why: Refused, refuseWith: (refusal: Refusal) => Answer): Answer {
+  log.level = 'warn';
+  log.message = why === 'full' ? 'upstream overloaded: every slot and queue place taken' : 'upstream overloaded: no slot within the wait';
+  log.overloaded = why;
+  return refuseWith({ status: 503, message: 'The upstream is busy; retry later', retryAfter: overloadRetryAfter() });
 }
 
 /** The key for `tile`, or undefined (logged by tile name only) when there is no usable one. */
