@@ -1,6 +1,8 @@
 // Bounded work per upstream origin: the admission semaphore, the retry budget, and both through
 // the pipeline on the Web edge (the Node edge's brownout, at scale, is brownout.test.ts).
+import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { poolUpstream } from '../../src/proxy/node/pool-upstream';
 import { Admission } from '../../src/proxy/pipeline/admission';
 import { overloadRetryAfter } from '../../src/proxy/pipeline/pipeline';
 import { RetryBudget } from '../../src/proxy/pipeline/retry-budget';
@@ -73,6 +75,31 @@ describe('overloadRetryAfter', () => {
   it('spreads the refused over 2–10 s', () => {
     expect(overloadRetryAfter(() => 0)).toBe(2);
     expect(overloadRetryAfter(() => 0.999)).toBe(10);
+  });
+});
+
+describe('poolUpstream', () => {
+  it('opens at most `connections` to one origin, however many sends are waiting', async () => {
+    let open = 0;
+    let most = 0;
+    const server = createServer((_req, res) => setTimeout(() => res.end('{}'), 100));
+    server.on('connection', (socket) => {
+      most = Math.max(most, ++open);
+      socket.once('close', () => open--);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const send = poolUpstream(2);
+      const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const results = await Promise.all(Array.from({ length: 6 }, () => send(origin, '/', { method: 'POST', headers: {}, body: '{}' }, 5_000)));
+      expect(results.map((result) => result.kind === 'response' && result.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(most).toBe(2);
+    } finally {
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+    }
   });
 });
 
