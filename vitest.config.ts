@@ -2,12 +2,25 @@ import { defineConfig } from 'vitest/config';
 
 // Unit and Node integration tests. The browser scenarios (test/browsers, all three engines) run with
 // vitest.browsers.config.ts; the demo's Playwright suite (test/e2e) with `playwright test`.
+// The brownout test (3,000 connections at once) runs after everything else, alone: beside it, on
+// two cores, the store tests' failovers and timeouts would measure its load, not their code.
+const LOAD = ['test/proxy/brownout.test.ts'];
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/e2e/**', 'test/browsers/**', 'node_modules/**'],
     environment: 'node',
     testTimeout: 20_000,
-    typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'test/browsers/**', 'node_modules/**', ...LOAD],
+          sequence: { groupOrder: 0 },
+          typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+        },
+      },
+      { extends: true, test: { name: 'load', include: LOAD, sequence: { groupOrder: 1 } } },
+    ],
   },
 });
