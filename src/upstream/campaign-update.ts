@@ -378,7 +378,7 @@ function checkAttachments(email: Record<string, unknown>, path: string): Problem
     const item: unknown = attachments[i];
     const itemPath = at(at(path, 'attachments'), i);
     if (!isObject(item)) return problem(itemPath, 'must be an object');
-    const bad = checkEnum(item, itemPath, 'file_type', ATTACHMENT_FILE_TYPES, true) ?? requireStrings(item, itemPath, ['url']);
+    const bad = checkEnum(item, itemPath, 'file_type', ATTACHMENT_FILE_TYPES, false) ?? checkType(item, itemPath, 'url', 'string');
     if (bad) return bad;
   }
   return undefined;
