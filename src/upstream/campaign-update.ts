@@ -45,13 +45,43 @@ export const PUSH_PLATFORMS = ['ANDROID', 'IOS', 'WEB'] as const;
 export const EMAIL_CONTENT_TYPES = ['PROMOTIONAL', 'TRANSACTIONAL'] as const;
 /** `scheduling_details.delivery_type` values. */
 export const DELIVERY_TYPES = ['ASAP', 'AT_FIXED_TIME', 'SEND_IN_BTS', 'SEND_IN_USER_TIMEZONE'] as const;
-/** V1 spells the metrics with a space, V5 with an underscore: both are accepted. */
-export const SHERPA_METRICS = ['OPEN RATE', 'CLICK RATE', 'BOTH', 'OPEN_RATE', 'CLICK_RATE'] as const;
+/** Sherpa metrics in the V1 spelling (with a space): V5's `OPEN_RATE` belongs to another endpoint. */
+export const SHERPA_METRICS = ['OPEN RATE', 'CLICK RATE', 'BOTH'] as const;
+/** `click_action_type` values of an Android push button: the click actions and eight more. */
+export const BUTTON_CLICK_ACTIONS = [...CLICK_ACTIONS, 'CALL', 'SHARE', 'COPY', 'SET_USER_ATTRIBUTE', 'TRACK_EVENT', 'CUSTOM_ACTION', 'SNOOZE', 'REMIND_LATER'] as const;
+/** iOS `basic_details.rich_media_type` values. */
+export const RICH_MEDIA_TYPES = ['Image', 'Video', 'GIF'] as const;
+/** iOS flags of `platform_specific_details.ios`, one of which must be true. */
+export const IOS_AUDIENCE_FLAGS = ['send_to_all_eligible_device', 'exclude_provisional_push_devices', 'send_to_only_provisional_push_enabled_devices'] as const;
+/** Email `attachments[].file_type` values. */
+export const ATTACHMENT_FILE_TYPES = ['URL', 'PERSONALIZED_ATTACHMENT'] as const;
+/** `execution.type` values of an `actions` filter. */
+export const EXECUTION_TYPES = ['atleast', 'atmost', 'exactly'] as const;
+/**
+ * The push `advanced` group, each field with its V1 values. `apns_priority` is a string;
+ * `interruption_level` is spelled as V1 spells it (V5's `TIME_SENSITIVE` belongs to another endpoint).
+ */
+export const PUSH_ADVANCED_VALUES = {
+  expire_notification_after_type: ['HOUR', 'DAY'],
+  remove_from_inbox_after_type: ['DAY'],
+  apns_priority: ['1', '5', '10'],
+  interruption_level: ['Passive', 'Active', 'Time sensitive', 'Critical'],
+  relevance_score: [0, 0.5, 1],
+} as const;
+/** UTM keys that are not custom parameters; every other key of `utm_params` is one. */
+export const STANDARD_UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+/** At most this many custom UTM parameters. */
+export const MAX_CUSTOM_UTM_PARAMS = 5;
 
 /** Options of `validateCampaignUpdate`. */
 export interface CampaignUpdateOptions {
   /** The stored campaign's channel, when known; otherwise taken from `channel` in the body. */
   channel?: CampaignChannel;
+  /**
+   * The stored email campaign's `content_type`, when known (`gmail_annotations` is PROMOTIONAL
+   * only); a `basic_details.content_type` in the body wins.
+   */
+  contentType?: string;
 }
 
 const MANDATORY = 'key is mandatory field';
@@ -64,7 +94,8 @@ const MANDATORY = 'key is mandatory field';
  *
  * Accepted on purpose: `channel` absent (all upstream examples omit it); `scheduling_details`
  * without `delivery_type` (an upstream example sends only `expiry_time`); `campaign_delivery_type`
- * equal to the stored one; Sherpa metrics in both spellings.
+ * equal to the stored one. Where V1 and V5 spell a value differently, V1's spelling is the rule
+ * (this is the V1 endpoint). docs/conformance.md lists every rule with the test that proves it.
  *
  * @example
  * validateCampaignUpdate({ updated_by: 'a@b.co' }); // { field: 'request_id', rule: 'key is mandatory field', status: 400 }
@@ -94,7 +125,7 @@ export function validateCampaignUpdate(body: unknown, options: CampaignUpdateOpt
     const value = own(body, key);
     if (value === undefined) continue;
     if (!isObject(value)) return problem(key, 'must be an object');
-    const bad = check(value, key, channel);
+    const bad = check(value, key, channel, contentTypeOf(body, options));
     if (bad) return bad;
   }
   const deliveryType = own(body, 'campaign_delivery_type');
@@ -102,8 +133,9 @@ export function validateCampaignUpdate(body: unknown, options: CampaignUpdateOpt
   return undefined;
 }
 
-// Every top-level object, with the check of its required children (none known for the last five).
-const OBJECT_CHECKS: Array<[string, (value: Record<string, unknown>, path: string, channel?: CampaignChannel) => Problem | undefined]> = [
+type ObjectCheck = (value: Record<string, unknown>, path: string, channel?: CampaignChannel, contentType?: string) => Problem | undefined;
+// Every top-level object, with the check of its children.
+const OBJECT_CHECKS: Array<[string, ObjectCheck]> = [
   ['basic_details', checkBasicDetails],
   ['campaign_content', checkContent],
   ['scheduling_details', checkScheduling],
@@ -111,12 +143,68 @@ const OBJECT_CHECKS: Array<[string, (value: Record<string, unknown>, path: strin
   ['segmentation_details', checkFilterGroups],
   ['control_group_details', checkControlGroup],
   ['utm_params', checkUtm],
-  ['delivery_controls', () => undefined],
+  ['delivery_controls', (value, path) => checkInteger(value, path, 'campaign_throttle_rpm')],
   ['conversion_goal_details', () => undefined],
-  ['advanced', () => undefined],
+  ['advanced', checkAdvanced],
   ['connector', () => undefined],
-  ['campaign_audience_limit', () => undefined],
+  ['campaign_audience_limit', checkAudienceLimit],
 ];
+
+function contentTypeOf(body: Record<string, unknown>, options: CampaignUpdateOptions): string | undefined {
+  const details = own(body, 'basic_details');
+  const sent = isObject(details) ? own(details, 'content_type') : undefined;
+  return typeof sent === 'string' ? sent : options.contentType;
+}
+
+function checkInteger(value: Record<string, unknown>, path: string, key: string, min?: number, max?: number): Problem | undefined {
+  const child = own(value, key);
+  if (child === undefined) return undefined;
+  const range = min !== undefined && max !== undefined ? ` from ${min} to ${max}` : '';
+  if (typeof child !== 'number' || !Number.isInteger(child) || (min !== undefined && child < min) || (max !== undefined && child > max)) {
+    return problem(at(path, key), `must be an integer${range}`);
+  }
+  return undefined;
+}
+
+function checkType(value: Record<string, unknown>, path: string, key: string, type: 'string' | 'boolean'): Problem | undefined {
+  const child = own(value, key);
+  return child === undefined || typeof child === type ? undefined : problem(at(path, key), `must be a ${type}`);
+}
+
+function checkStringArray(value: Record<string, unknown>, path: string, key: string): Problem | undefined {
+  const child = own(value, key);
+  if (child === undefined) return undefined;
+  if (!Array.isArray(child)) return problem(at(path, key), 'must be an array of strings');
+  const i = child.findIndex((item) => typeof item !== 'string');
+  return i < 0 ? undefined : problem(at(at(path, key), i), 'must be a string');
+}
+
+/**
+ * The push `advanced` group. The facts name its fields but not how they nest inside `advanced`,
+ * so each is checked wherever it sits in the group (`advanced.apns_priority` or deeper).
+ */
+function checkAdvanced(value: Record<string, unknown>, path: string): Problem | undefined {
+  for (const key of Object.keys(value)) {
+    const child = value[key];
+    const childPath = at(path, key);
+    if (Object.prototype.hasOwnProperty.call(PUSH_ADVANCED_VALUES, key)) {
+      const values: readonly unknown[] = PUSH_ADVANCED_VALUES[key as keyof typeof PUSH_ADVANCED_VALUES];
+      if (!values.includes(child)) {
+        const shown = values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v)));
+        return problem(childPath, `must be one of ${shown.join(', ')}`);
+      }
+    } else if (isObject(child)) {
+      const bad = checkAdvanced(child, childPath);
+      if (bad) return bad;
+    }
+  }
+  return undefined;
+}
+
+/** V1's audience limit is a loose object; V5's strict one (metric SENT, TOTAL|INSTANCE) is another endpoint's. */
+function checkAudienceLimit(value: Record<string, unknown>, path: string): Problem | undefined {
+  return checkInteger(value, path, 'limit') ?? checkType(value, path, 'metrics', 'string') ?? checkType(value, path, 'frequency', 'string');
+}
 
 function inferChannel(body: Record<string, unknown>): CampaignChannel | undefined {
   const content = own(body, 'campaign_content');
@@ -144,7 +232,7 @@ function checkEnum(value: Record<string, unknown>, path: string, key: string, va
 }
 
 function checkBasicDetails(value: Record<string, unknown>, path: string, channel?: CampaignChannel): Problem | undefined {
-  const bad = requireStrings(value, path, ['name']);
+  const bad = requireStrings(value, path, ['name']) ?? checkStringArray(value, path, 'tags');
   if (bad) return bad;
   if (channel === 'EMAIL' || (channel === undefined && own(value, 'content_type') !== undefined)) {
     const type = checkEnum(value, path, 'content_type', EMAIL_CONTENT_TYPES, true);
@@ -153,7 +241,12 @@ function checkBasicDetails(value: Record<string, unknown>, path: string, channel
       const category = requireStrings(value, path, ['subscription_category']);
       if (category) return category;
     }
-    return undefined;
+    // user_attribute_identifier is "required" with a default (SVC_EMAIL_ID): absent means the default.
+    return (
+      checkType(value, path, 'user_attribute_identifier', 'string') ??
+      checkType(value, path, 'send_only_double_opt_in_users', 'boolean') ??
+      checkType(value, path, 'deduplication_attribute', 'string')
+    );
   }
   const platforms = own(value, 'platforms');
   if (platforms === undefined) return problem(at(path, 'platforms'), MANDATORY);
@@ -161,13 +254,28 @@ function checkBasicDetails(value: Record<string, unknown>, path: string, channel
   for (let i = 0; i < platforms.length; i++) {
     if (!(PUSH_PLATFORMS as readonly string[]).includes(platforms[i] as string)) return problem(at(at(path, 'platforms'), i), oneOf(PUSH_PLATFORMS));
   }
+  const specificPath = at(path, 'platform_specific_details');
   const specific = own(value, 'platform_specific_details');
-  if (specific === undefined) return problem(at(path, 'platform_specific_details'), MANDATORY);
-  if (!isObject(specific)) return problem(at(path, 'platform_specific_details'), 'must be an object');
+  if (specific === undefined) return problem(specificPath, MANDATORY);
+  if (!isObject(specific)) return problem(specificPath, 'must be an object');
+  const android = own(specific, 'android');
+  if (android !== undefined) {
+    if (!isObject(android)) return problem(at(specificPath, 'android'), 'must be an object');
+    const amp = checkType(android, at(specificPath, 'android'), 'push_amp_plus_enabled', 'boolean');
+    if (amp) return amp;
+  }
+  if (platforms.includes('IOS')) {
+    const ios = own(specific, 'ios');
+    const iosPath = at(specificPath, 'ios');
+    if (ios !== undefined && !isObject(ios)) return problem(iosPath, 'must be an object');
+    if (!isObject(ios) || !IOS_AUDIENCE_FLAGS.some((flag) => own(ios, flag) === true)) {
+      return problem(iosPath, `must set one of ${IOS_AUDIENCE_FLAGS.join(', ')} to true`);
+    }
+  }
   return undefined;
 }
 
-function checkContent(value: Record<string, unknown>, path: string, channel?: CampaignChannel): Problem | undefined {
+function checkContent(value: Record<string, unknown>, path: string, channel?: CampaignChannel, contentType?: string): Problem | undefined {
   const content = own(value, 'content');
   const contentPath = at(path, 'content');
   if (content === undefined) return problem(contentPath, MANDATORY);
@@ -182,7 +290,7 @@ function checkContent(value: Record<string, unknown>, path: string, channel?: Ca
     if (bad) return bad;
   }
   if (email !== undefined) {
-    const bad = checkEmail(email, at(contentPath, 'email'));
+    const bad = checkEmail(email, at(contentPath, 'email'), contentType);
     if (bad) return bad;
   }
   const locales = own(value, 'locales');
@@ -217,20 +325,91 @@ function checkPush(push: unknown, path: string): Problem | undefined {
     const detailsPath = at(variantPath, 'basic_details');
     if (details === undefined) return problem(detailsPath, MANDATORY);
     if (!isObject(details)) return problem(detailsPath, 'must be an object');
-    const bad = requireStrings(details, detailsPath, required) ?? checkEnum(details, detailsPath, 'default_click_action', CLICK_ACTIONS, false);
+    const bad =
+      requireStrings(details, detailsPath, required) ??
+      checkEnum(details, detailsPath, 'default_click_action', CLICK_ACTIONS, false) ??
+      (name === 'ios' ? checkEnum(details, detailsPath, 'rich_media_type', RICH_MEDIA_TYPES, false) : undefined) ??
+      // V1's Android schema spells the carousel transition lowercase, its iOS schema uppercase.
+      (name === 'android' ? checkEnum(variant, variantPath, 'slider_transition', ['manual', 'automatic'], false) : undefined) ??
+      (name === 'ios' ? checkEnum(variant, variantPath, 'slider_transition', ['MANUAL', 'AUTOMATIC'], false) : undefined) ??
+      (name === 'android' ? checkButtons(variant, variantPath) : undefined);
     if (bad) return bad;
   }
   return undefined;
 }
 
-function checkEmail(email: unknown, path: string): Problem | undefined {
+function checkButtons(variant: Record<string, unknown>, path: string): Problem | undefined {
+  const buttons = own(variant, 'buttons');
+  if (buttons === undefined) return undefined;
+  if (!Array.isArray(buttons)) return problem(at(path, 'buttons'), 'must be an array');
+  for (let i = 0; i < buttons.length; i++) {
+    const button: unknown = buttons[i];
+    const buttonPath = at(at(path, 'buttons'), i);
+    if (!isObject(button)) return problem(buttonPath, 'must be an object');
+    const bad = checkEnum(button, buttonPath, 'click_action_type', BUTTON_CLICK_ACTIONS, false);
+    if (bad) return bad;
+  }
+  return undefined;
+}
+
+function checkEmail(email: unknown, path: string, contentType?: string): Problem | undefined {
   if (!isObject(email)) return problem(path, 'must be an object');
   const bad = requireStrings(email, path, ['subject', 'sender_name', 'from_address', 'reply_to_address']);
   if (bad) return bad;
   for (const key of ['from_address', 'reply_to_address']) {
     if (!isEmail(own(email, key))) return problem(at(path, key), 'must be an e-mail address');
   }
-  return checkEnum(email, path, 'email_editor', ['Froala Editor', 'Ace Editor'], false);
+  const more =
+    checkEnum(email, path, 'email_editor', ['Froala Editor', 'Ace Editor'], false) ??
+    checkStringArray(email, path, 'cc_ids') ??
+    checkStringArray(email, path, 'bcc_ids') ??
+    checkInteger(email, path, 'custom_template_version') ??
+    checkAttachments(email, path);
+  if (more) return more;
+  const annotations = own(email, 'gmail_annotations');
+  return annotations === undefined ? undefined : checkGmailAnnotations(annotations, at(path, 'gmail_annotations'), contentType);
+}
+
+function checkAttachments(email: Record<string, unknown>, path: string): Problem | undefined {
+  const attachments = own(email, 'attachments');
+  if (attachments === undefined) return undefined;
+  if (!Array.isArray(attachments)) return problem(at(path, 'attachments'), 'must be an array');
+  for (let i = 0; i < attachments.length; i++) {
+    const item: unknown = attachments[i];
+    const itemPath = at(at(path, 'attachments'), i);
+    if (!isObject(item)) return problem(itemPath, 'must be an object');
+    const bad = checkEnum(item, itemPath, 'file_type', ATTACHMENT_FILE_TYPES, false) ?? checkType(item, itemPath, 'url', 'string');
+    if (bad) return bad;
+  }
+  return undefined;
+}
+
+/**
+ * Gmail annotations: PROMOTIONAL campaigns only; a deal card or a product carousel, not both;
+ * a product set shows 2 to 9 products. The facts give no name for a manual carousel's product
+ * list, so its "at least 2" is not checked.
+ */
+function checkGmailAnnotations(value: unknown, path: string, contentType?: string): Problem | undefined {
+  if (contentType === 'TRANSACTIONAL') return problem(path, 'is allowed in PROMOTIONAL campaigns only, not TRANSACTIONAL');
+  if (!isObject(value)) return problem(path, 'must be an object');
+  if (own(value, 'deal_card') !== undefined && own(value, 'product_carousel') !== undefined) {
+    return problem(path, 'must hold deal_card or product_carousel, not both');
+  }
+  return findProductCount(value, path);
+}
+
+function findProductCount(value: Record<string, unknown>, path: string): Problem | undefined {
+  for (const key of Object.keys(value)) {
+    const child = value[key];
+    if (key === 'product_count') {
+      const bad = checkInteger(value, path, key, 2, 9);
+      if (bad) return bad;
+    } else if (isObject(child)) {
+      const bad = findProductCount(child, at(path, key));
+      if (bad) return bad;
+    }
+  }
+  return undefined;
 }
 
 function checkVariations(value: unknown, path: string): Problem | undefined {
@@ -241,9 +420,15 @@ function checkVariations(value: unknown, path: string): Problem | undefined {
   if (count === undefined) return problem(at(path, 'no_of_variations'), MANDATORY);
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return problem(at(path, 'no_of_variations'), 'must be an integer of at least 1');
   if (own(value, 'distribution_type') === 'MANUAL') {
+    const splitPath = at(path, 'manual_distribution_percentage');
     const split = own(value, 'manual_distribution_percentage');
-    if (split === undefined) return problem(at(path, 'manual_distribution_percentage'), MANDATORY);
-    if (!isObject(split)) return problem(at(path, 'manual_distribution_percentage'), 'must be an object');
+    if (split === undefined) return problem(splitPath, MANDATORY);
+    if (!isObject(split)) return problem(splitPath, 'must be an object');
+    // V1 maps variation_N to a string percentage (V5's integers belong to another endpoint).
+    for (const key of Object.keys(split)) {
+      if (!/^variation_[1-9]\d*$/.test(key)) return problem(at(splitPath, key), 'must be named variation_N');
+      if (typeof split[key] !== 'string') return problem(at(splitPath, key), 'must be a string percentage');
+    }
   } else {
     const duration = own(value, 'sherpa_campaign_duration');
     if (duration === undefined) return problem(at(path, 'sherpa_campaign_duration'), MANDATORY);
@@ -318,13 +503,20 @@ function checkFilterGroup(group: unknown, path: string): Problem | undefined {
       kind === 'user_attributes'
         ? (checkEnum(filter, filterPath, 'data_type', ['string', 'double', 'datetime', 'bool'], true) ?? requireStrings(filter, filterPath, ['name', 'operator']))
         : kind === 'actions'
-          ? requireStrings(filter, filterPath, ['action_name'])
+          ? (requireStrings(filter, filterPath, ['action_name']) ?? checkExecution(filter, filterPath))
           : own(filter, 'id') === undefined
             ? problem(at(filterPath, 'id'), MANDATORY)
             : undefined;
     if (bad) return bad;
   }
   return undefined;
+}
+
+function checkExecution(filter: Record<string, unknown>, path: string): Problem | undefined {
+  const execution = own(filter, 'execution');
+  if (execution === undefined) return undefined;
+  if (!isObject(execution)) return problem(at(path, 'execution'), 'must be an object');
+  return checkEnum(execution, at(path, 'execution'), 'type', EXECUTION_TYPES, false);
 }
 
 function checkControlGroup(value: Record<string, unknown>, path: string): Problem | undefined {
@@ -339,5 +531,8 @@ function checkControlGroup(value: Record<string, unknown>, path: string): Proble
 }
 
 function checkUtm(value: Record<string, unknown>, path: string): Problem | undefined {
-  return requireStrings(value, path, ['utm_source', 'utm_medium']);
+  const bad = requireStrings(value, path, ['utm_source', 'utm_medium']);
+  if (bad) return bad;
+  const custom = Object.keys(value).filter((key) => !(STANDARD_UTM_KEYS as readonly string[]).includes(key));
+  return custom.length > MAX_CUSTOM_UTM_PARAMS ? problem(path, `must carry at most ${MAX_CUSTOM_UTM_PARAMS} custom parameters`) : undefined;
 }

@@ -28,7 +28,17 @@ export {
   MAX_EXPERIENCE_ELEMENTS,
   MAX_TIMEZONE_OFFSET,
 } from './experience-events';
-export { validateUser, checkCustomerId, isDateValue, USER_PLATFORMS, BLOCKED_ATTRIBUTE_NAMES, SYSTEM_USER_ATTRIBUTES, BLOCKED_CUSTOMER_IDS } from './users';
+export {
+  validateUser,
+  checkCustomerId,
+  isDateValue,
+  USER_PLATFORMS,
+  BLOCKED_ATTRIBUTE_NAMES,
+  SYSTEM_USER_ATTRIBUTES,
+  BLOCKED_CUSTOMER_IDS,
+  STANDARD_USER_ATTRIBUTES,
+  EMAIL_OPTIN_STATUSES,
+} from './users';
 export { validateEvents, eventTimeMs, EVENT_PLATFORMS, TV_OS_TYPES, EVENTS_PER_MINUTE } from './events';
 export type { CampaignChannel, CampaignUpdateOptions } from './campaign-update';
 export {
@@ -42,6 +52,14 @@ export {
   EMAIL_CONTENT_TYPES,
   DELIVERY_TYPES,
   SHERPA_METRICS,
+  BUTTON_CLICK_ACTIONS,
+  RICH_MEDIA_TYPES,
+  IOS_AUDIENCE_FLAGS,
+  ATTACHMENT_FILE_TYPES,
+  EXECUTION_TYPES,
+  PUSH_ADVANCED_VALUES,
+  STANDARD_UTM_KEYS,
+  MAX_CUSTOM_UTM_PARAMS,
 } from './campaign-update';
 export type { FileImportQuery, DateFormat } from './file-import-status';
 export {

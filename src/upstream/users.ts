@@ -1,5 +1,5 @@
 import { INVALID_ATTRIBUTE, MALFORMED_JSON, MALFORMED_JSON_MESSAGE, MISSING_ATTRIBUTE, NOT_FOUND } from './error-types';
-import { at, isObject, looksLikeIsoDateTime, isIsoDateTime, oneOf, own, problem, type Problem, type ValidateOptions } from './problem';
+import { at, isEmail, isObject, looksLikeIsoDateTime, isIsoDateTime, oneOf, own, problem, type Problem, type ValidateOptions } from './problem';
 
 /** `platforms[].platform` values (case-sensitive as documented). */
 export const USER_PLATFORMS = ['ANDROID', 'iOS', 'web'] as const;
@@ -51,6 +51,39 @@ export const BLOCKED_CUSTOMER_IDS = [
 ] as const;
 
 const ARRAY_OPERATORS = ['addValueToArrayField', 'removeValueFromArrayField'] as const;
+
+/** `svc_email_optin_status` values. */
+export const EMAIL_OPTIN_STATUSES = ['DOUBLE_OPTED_IN', 'OPTED_OUT', 'OPT_IN_PENDING'] as const;
+
+type AttributeRule = [test: (value: unknown) => boolean, rule: string];
+const STRING: AttributeRule = [(v) => typeof v === 'string', 'must be a string'];
+const BOOLEAN: AttributeRule = [(v) => typeof v === 'boolean', 'must be a boolean'];
+/**
+ * The standard attributes the schema types, with their rule; every other attribute is free-form.
+ * Exported so that the conformance table can list one row per key.
+ */
+export const STANDARD_USER_ATTRIBUTES: Readonly<Record<string, AttributeRule>> = {
+  u_n: STRING,
+  u_fn: STRING,
+  u_ln: STRING,
+  u_gd: STRING,
+  uid: STRING,
+  u_em: [isEmail, 'must be an e-mail address'],
+  u_mb: [(v) => typeof v === 'string' && /^\+?\d{4,}$/.test(v), 'must be a string of digits with the country code'],
+  u_bd: [isIsoDateTime, 'must be a valid ISO 8601 date-time'],
+  geo: [(v) => typeof v === 'string' && /^-?\d+(\.\d+)? -?\d+(\.\d+)?$/.test(v), 'must be a string "lat lon"'],
+  svc_wa_subscription: BOOLEAN,
+  push_preference: BOOLEAN,
+  svc_sub_w: BOOLEAN,
+  svc_spam: BOOLEAN,
+  svc_unsubscribe: BOOLEAN,
+  svc_hard_bounce: BOOLEAN,
+  svc_em_unsub_categories: STRING,
+  svc_sms_subscription: STRING,
+  svc_email_optin_status: [(v) => (EMAIL_OPTIN_STATUSES as readonly unknown[]).includes(v), oneOf(EMAIL_OPTIN_STATUSES)],
+  cr_t: [(v) => Number.isSafeInteger(v), 'must be an integer (epoch)'],
+  u_l_a: [(v) => Number.isSafeInteger(v), 'must be an integer (epoch)'],
+};
 
 /**
  * Checks a `customer_id` value against the upstream's rules (string, more than one character,
@@ -150,6 +183,8 @@ function checkAttributes(attributes: Record<string, unknown>, identifiers: reado
       if (bad) return bad;
       continue;
     }
+    const standard = Object.prototype.hasOwnProperty.call(STANDARD_USER_ATTRIBUTES, name) ? STANDARD_USER_ATTRIBUTES[name] : undefined;
+    if (standard && !standard[0](value)) return problem(field, standard[1], 400, INVALID_ATTRIBUTE);
     const bad = checkValue(value, field);
     if (bad) return bad;
   }

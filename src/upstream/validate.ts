@@ -10,6 +10,8 @@ import { validateUser } from './users';
 export interface ValidateOperationOptions extends ValidateOptions {
   /** Channel of the campaign being updated (campaign update only). */
   channel?: CampaignChannel;
+  /** `content_type` of the email campaign being updated, when known (campaign update only). */
+  contentType?: string;
 }
 
 /**

@@ -74,6 +74,10 @@ describe('campaigns.update against the real proxy and emulator', () => {
       'campaign_content.content.push.android.basic_details.notification_channel',
     ],
     [{ channel: 'PUSH', updated_by: 'ops@example.com', utm_params: { utm_source: 'x' } }, 'utm_params.utm_medium'],
+    // The push `advanced` group (issue 35): the client runs the emulator's rules, so these never leave.
+    [{ channel: 'PUSH', updated_by: 'ops@example.com', advanced: { apns_priority: '7' } }, 'advanced.apns_priority'],
+    [{ channel: 'PUSH', updated_by: 'ops@example.com', advanced: { relevance_score: 0.3 } }, 'advanced.relevance_score'],
+    [{ channel: 'PUSH', updated_by: 'ops@example.com', advanced: { expire_notification_after_type: 'WEEK' } }, 'advanced.expire_notification_after_type'],
   ])('refuses an incomplete or mixed body before sending (%#: %s)', async (body, field) => {
     const before = stack.requests('campaignUpdate').length;
     const error = await rejection(admin().campaigns.update('camp_push_onetime', body as never));

@@ -89,6 +89,19 @@ describe('operations', () => {
     expect(fi.status).toBe(403);
   });
 
+  it('refuses a campaign update the upstream would refuse (push advanced group), in the V1 shape, before forwarding', async () => {
+    h = await harness({ operations: ['campaignUpdate'], authorize: () => true });
+    const res = await h.call('/core-services/v1/campaigns/camp_1', {
+      method: 'PATCH',
+      json: { request_id: 'r', updated_by: 'a@b.co', advanced: { apns_priority: '7' } },
+    });
+    expect(res.status).toBe(400);
+    const message = "advanced.apns_priority must be one of '1', '5', '10'";
+    expect(await res.json()).toMatchObject({
+      error: { code: '400 Bad Request', target: 'advanced.apns_priority', message, details: [{ target: 'advanced.apns_priority', message }] },
+    });
+  });
+
   it('refuses when authorize throws, without crashing', async () => {
     h = await harness({
       operations: ['fileImportStatus'],

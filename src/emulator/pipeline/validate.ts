@@ -43,7 +43,9 @@ export function validateRequest(match: RouteMatch, body: unknown, campaigns: Rea
 function validateCampaignUpdate(body: unknown, campaignId: string, campaigns: ReadonlyMap<string, Campaign>): Valid | Invalid {
   const campaign = isSafeCampaignId(campaignId) ? campaigns.get(campaignId) : undefined;
   const requestId = isObject(body) && typeof body.request_id === 'string' ? body.request_id : undefined;
-  const problem = validate('campaignUpdate', body, campaign ? { channel: campaign.channel } : {});
+  const stored = campaign?.fields.basic_details;
+  const contentType = isObject(stored) && typeof stored.content_type === 'string' ? stored.content_type : undefined;
+  const problem = validate('campaignUpdate', body, campaign ? { channel: campaign.channel, contentType } : {});
   if (problem) return { problem, requestId };
   if (!campaign) return { problem: { status: 404, field: 'campaign_id', message: 'No campaign exists with this campaign_id' }, requestId };
   const record = body as Record<string, unknown>;
