@@ -140,7 +140,14 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
       ['last answer', answer ? `${answer.status || 'no answer'} · ${answer.message} · ${new Date(answer.at).toLocaleTimeString('en-GB')}` : 'none yet'],
       ['queue', `${model.queueLength()} event(s) waiting`],
       ['customer', state?.customerId ? state.customerId : 'awaited: events wait for identify()'],
-      ['consent', state?.optedOut ? 'opted out: nothing is recorded' : 'given'],
+      [
+        'consent',
+        state?.consent === 'pending'
+          ? 'waiting for consent: events are held in memory, nothing is stored or sent'
+          : state?.optedOut
+            ? 'denied: nothing is recorded'
+            : 'given',
+      ],
     ];
     const nextSummary = JSON.stringify(facts);
     if (nextSummary !== summaryText) {
