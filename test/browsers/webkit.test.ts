@@ -1,7 +1,9 @@
 import { describeApps } from './apps';
+import { describeConsent } from './consent';
 import { describeInspect } from './inspect';
 import { describeEngine } from './scenarios';
 
 describeEngine('webkit');
 describeInspect('webkit');
 describeApps('webkit');
+describeConsent('webkit');
