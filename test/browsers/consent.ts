@@ -176,6 +176,32 @@ export function describeConsent(name: EngineName): void {
       rows.push(`[consent] ${name} | GPC on: 0 recorded, 0 requests, nothing stored | honor=false: 4/4 delivered`);
     });
 
+    if (name === 'firefox') {
+      test('Firefox launched with its own Global Privacy Control setting on: navigator.globalPrivacyControl is true, nothing recorded or sent', async () => {
+        const { launchFirefox } = await import('./engines/firefox');
+        const gpcFirefox = await launchFirefox({ 'privacy.globalprivacycontrol.enabled': true });
+        try {
+          const tab = await gpcFirefox.newPage();
+          await tab.goto(`${stack.url}/test/browsers/pages/consent.html?ns=native-gpc`);
+          await until(() => tab.evaluate(() => (window as unknown as Win).engageReady === true), Boolean, 15_000, 'the script tag');
+          expect(await tab.evaluate(() => (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl)).toBe(true);
+          const asked = await until(
+            () => calls(tab),
+            (all) => all.filter((call) => call.method === 'shown').length === 3,
+            15_000,
+            'three impressions asked for',
+          );
+          expect(asked.every((call) => call.uuid === undefined)).toBe(true);
+          await quiet();
+          expect(stack.arrivals).toEqual([]);
+          expect(await traces(tab)).toEqual(NOTHING);
+          rows.push(`[consent] ${name} | Firefox's own GPC setting on (no page script): 0 recorded, 0 requests, nothing stored`);
+        } finally {
+          await gpcFirefox.close();
+        }
+      });
+    }
+
     test('inspection mode while pending says "waiting for consent"', async () => {
       await open('consent=pending&ns=inspect&engage-inspect');
       const fact = await until(
