@@ -16,7 +16,7 @@ declare global {
     // test/browsers/pages/script-tag-page.js
     visibleAt: number | undefined;
     seenAt: number;
-    calls: { method: string; experience: string | undefined; at?: number; uuid?: string }[];
+    calls: { method: string; experience: string | undefined; at?: number; uuid?: string | null }[];
     engageReady: boolean;
     // test/browsers/pages/consent-page.js and fake-cmps.js, test/browsers/apps/react-consent
     traces(): Promise<{ databases: (string | undefined)[]; localStorage: string[]; sessionStorage: string[]; cookies: string }>;

@@ -11,7 +11,7 @@ import { startStack } from '../../demo/stack.mjs';
 import { type Engine, type EngineName, type EnginePage, launchEngine, until } from './engine';
 import { emulatorAdmin, type Received, startTestStack, type TestStack } from './stack';
 
-type Call = { method: string; experience: string | undefined; uuid?: string };
+type Call = { method: string; experience: string | undefined; uuid: string | null };
 /** What the consent page (pages/consent-page.js, fake-cmps.js) and the React app set on window. */
 type Win = Window & {
   engageReady?: boolean;
@@ -135,7 +135,7 @@ export function describeConsent(name: EngineName): void {
         15_000,
         'three impressions asked for',
       );
-      expect(after.every((call) => call.uuid === undefined)).toBe(true);
+      expect(after.every((call) => call.uuid === null)).toBe(true);
       await quiet();
       expect(stack.arrivals).toEqual([]);
       expect(await traces(page!)).toEqual({ ...NOTHING, localStorage: ['engage-sdk:v1:denied:opt-out'] });
@@ -163,7 +163,7 @@ export function describeConsent(name: EngineName): void {
         15_000,
         'three impressions asked for',
       );
-      expect(asked.every((call) => call.uuid === undefined)).toBe(true);
+      expect(asked.every((call) => call.uuid === null)).toBe(true);
       // A consent manager's "yes" does not lift the signal.
       await page!.evaluate(() => window.Engage.consent('granted'));
       await quiet();
@@ -191,7 +191,7 @@ export function describeConsent(name: EngineName): void {
             15_000,
             'three impressions asked for',
           );
-          expect(asked.every((call) => call.uuid === undefined)).toBe(true);
+          expect(asked.every((call) => call.uuid === null)).toBe(true);
           await quiet();
           expect(stack.arrivals).toEqual([]);
           expect(await traces(tab)).toEqual(NOTHING);

@@ -39,12 +39,13 @@ if (!params.has('clean')) {
   if (consent) script.dataset.consent = consent;
   if (honor) script.dataset.honorGlobalPrivacyControl = honor;
   script.onload = () => {
-    // Every automatic call and its answer: a UUID, or undefined when nothing was recorded.
+    // Every automatic call and its answer: a UUID, or null when nothing was recorded (null, not
+    // undefined: WebDriver returns an undefined property as null in WebKit, and drops it elsewhere).
     for (const method of ['shown', 'clicked']) {
       const original = window.Engage[method];
       window.Engage[method] = (context, attributes) => {
         const uuid = original(context, attributes);
-        window.calls.push({ method, experience: context && context.experience, uuid });
+        window.calls.push({ method, experience: context && context.experience, uuid: uuid ?? null });
         return uuid;
       };
     }

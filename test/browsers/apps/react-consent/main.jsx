@@ -15,13 +15,13 @@ const tracker = createTracker({
   namespace: new URLSearchParams(location.search).get('ns') ?? 'react-consent',
 });
 
-// Every call the placements make, with its answer (a UUID, or undefined when nothing was recorded).
+// Every call the placements make, with its answer (a UUID, or null when nothing was recorded).
 window.calls = [];
 for (const method of ['shown', 'clicked']) {
   const original = tracker[method];
   tracker[method] = (context, attributes) => {
     const uuid = original(context, attributes);
-    window.calls.push({ method, experience: context.experience, uuid });
+    window.calls.push({ method, experience: context.experience, uuid: uuid ?? null });
     return uuid;
   };
 }
