@@ -145,7 +145,7 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
         state?.consent === 'pending'
           ? 'waiting for consent: events are held in memory, nothing is stored or sent'
           : state?.optedOut
-            ? 'denied: nothing is recorded'
+            ? 'opted out: nothing is recorded'
             : 'given',
       ],
     ];
