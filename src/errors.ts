@@ -86,12 +86,15 @@ export class StorageError extends EngageError {
   }
 }
 
-/** Events were dropped: `reason` says why, `count` how many. */
+/**
+ * Events were dropped: `reason` says why, `count` how many. `consent-pending`: recorded while
+ * consent was pending beyond the 1,000 held in memory, reported when consent is granted.
+ */
 export class DroppedEventsError extends EngageError {
   override name = 'DroppedEventsError' as const;
   constructor(
     readonly count: number,
-    readonly reason: 'overflow' | 'expired' | 'rejected' | 'opt-out',
+    readonly reason: 'overflow' | 'expired' | 'rejected' | 'opt-out' | 'consent-pending',
     options?: { cause?: unknown },
   ) {
     super('ERR_DROPPED', `${count} event(s) dropped: ${reason}`, options);

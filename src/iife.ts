@@ -7,7 +7,9 @@
 //
 // data- options of the script element (all optional but data-endpoint, which turns on the default
 // tracker): data-customer-id, data-batch-size, data-flush-interval (ms), data-namespace,
-// data-auto-observe="false" to leave `[data-engage-context]` elements alone, and data-page-views
+// data-consent (`granted` — the default —, `pending` or `denied`), data-honor-global-privacy-control
+// ="false" to let Global Privacy Control pass, data-auto-observe="false" to leave
+// `[data-engage-context]` elements alone, and data-page-views
 // (`path`, `path+query` — the default —, `path+query+hash`, or `false`: which part of the URL
 // starts a new page view). Unlike the module entry, where viewability is its own export, this
 // build includes it: `Engage.observe(element, context?)`, the automatic observation of
@@ -18,9 +20,9 @@ import { autoObserve, observe, type Recorder } from './tracker/observe';
 import { followPageViews, type PageViewFollow, startPageView } from './tracker/page-view';
 import type { EngageError } from './errors';
 import { ATTACH, type Tapped } from './tracker/tap';
-import type { Tracker } from './tracker/types';
+import type { ConsentState, Tracker } from './tracker/types';
 
-type Method = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'startPageView' | 'optOut' | 'optIn' | 'destroy';
+type Method = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'startPageView' | 'consent' | 'optOut' | 'optIn' | 'destroy';
 type EngageGlobal = Partial<Record<Method, (...args: never[]) => unknown>> & {
   /** Calls made before load by the pre-load snippet: `[method, arguments]`, in order. */
   q?: Array<[Method, ArrayLike<unknown>]>;
@@ -43,6 +45,8 @@ if (typeof document === 'object') {
       batchSize: number(data.batchSize),
       flushInterval: number(data.flushInterval),
       namespace: data.namespace,
+      consent: data.consent as ConsentState | undefined,
+      honorGlobalPrivacyControl: data.honorGlobalPrivacyControl !== 'false',
       onError,
     }));
     // `?engage-inspect` in the URL (remembered for the tab; `=off` forgets it) loads the inspection

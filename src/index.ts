@@ -11,7 +11,7 @@ export type { PageViewFollow } from './tracker/page-view';
 // wire the tracker reports on, stays private: its numbers are not a contract).
 export { onLifecycle, trackerState } from './tracker/lifecycle';
 export type { LifecycleEvent, LifecycleListener, LifecycleRecord, TrackerState } from './tracker/lifecycle';
-export type { AttributeValue, ExperienceContext, ExtraAttributes, Tracker, TrackerOptions } from './tracker/types';
+export type { AttributeValue, ConsentState, ExperienceContext, ExtraAttributes, Tracker, TrackerOptions } from './tracker/types';
 export {
   EngageError,
   ValidationError,

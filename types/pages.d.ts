@@ -16,11 +16,24 @@ declare global {
     // test/browsers/pages/script-tag-page.js
     visibleAt: number | undefined;
     seenAt: number;
-    calls: { method: string; experience: string | undefined; at: number }[];
+    calls: { method: string; experience: string | undefined; at?: number; uuid?: string | null }[];
     engageReady: boolean;
     // test/browsers/pages/clock.js
     realNow(): number;
     setDeviceClock(ms: number): void;
+    // test/browsers/pages/consent-page.js and fake-cmps.js, test/browsers/apps/react-consent
+    traces(): Promise<{ databases: (string | undefined)[]; localStorage: string[]; sessionStorage: string[]; cookies: string }>;
+    wipe(): Promise<boolean>;
+    fakeCmp: { answer?(yes: boolean, status?: string): void; loaded?(): void; ready?: boolean };
+    __tcfapi(command: string, version: number, callback: (data: object, success: boolean) => void): void;
+    dataLayer: unknown[];
+    gtag(...args: unknown[]): void;
+    OneTrust: { IsAlertBoxClosed(): boolean };
+    OnetrustActiveGroups: string;
+    OptanonWrapper?: () => void;
+    Cookiebot: { consented: boolean; declined: boolean; hasResponse: boolean; consent: Record<'necessary' | 'preferences' | 'statistics' | 'marketing', boolean> };
+    setConsent(state: 'granted' | 'pending' | 'denied'): void;
+    appReady: boolean;
     // test/browsers/pages/spy.js
     spy: { console: string[]; errors: string[]; violations: string[]; restoredFromCache: boolean; notRestoredReasons(): string };
     // test/e2e/demo/preload-calls.js

@@ -141,7 +141,14 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
       ['queue', `${model.queueLength()} event(s) waiting`],
       ['clock', describeDeviceClock(model.deviceClockMs)],
       ['customer', state?.customerId ? state.customerId : 'awaited: events wait for identify()'],
-      ['consent', state?.optedOut ? 'opted out: nothing is recorded' : 'given'],
+      [
+        'consent',
+        state?.consent === 'pending'
+          ? 'waiting for consent: events are held in memory, nothing is stored or sent'
+          : state?.optedOut
+            ? 'opted out: nothing is recorded'
+            : 'given',
+      ],
     ];
     const nextSummary = JSON.stringify(facts);
     if (nextSummary !== summaryText) {

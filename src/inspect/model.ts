@@ -253,5 +253,6 @@ export function describePlacement(
   else lines.push(`${percent} for ${Math.max(0, Math.round(now - (row.since ?? now)))} ms (counts at 1 s)`);
   if (row.clicks) lines.push(`clicked ×${row.clicks}`);
   if (state?.optedOut) lines.push('opted out: nothing is recorded');
+  else if (state?.consent === 'pending') lines.push('waiting for consent: held in memory, nothing stored or sent');
   return { title, lines };
 }

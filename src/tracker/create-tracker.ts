@@ -1,15 +1,21 @@
-import { type EngageError, ValidationError } from '../errors';
-import { createDelivery } from './delivery';
-import { createEventQueue } from './event-queue';
+import { DroppedEventsError, type EngageError, ValidationError } from '../errors';
+import { createDelivery, type Delivery } from './delivery';
+import { createEventQueue, DATABASE, type EventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
 import { RECORDED, STORED, type Tap, type Tapped } from './tap';
-import type { ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
+import type { ConsentState, ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
 const noop = () => {};
+const GRANTED = 'granted';
+const PENDING = 'pending';
+const DENIED = 'denied';
+// Held while consent is pending: a few page views of placements and clicks, a few hundred KB at most.
+const MAX_HELD = 1_000;
 
 /**
  * Creates the experience tracker: records shown/clicked events durably and delivers them
- * through the proxy, at least once, with stable UUIDs.
+ * through the proxy, at least once, with stable UUIDs. Under `consent: 'pending'` it holds them
+ * in memory only and sends nothing until `consent('granted')`.
  *
  * @example
  * const tracker = createTracker({ endpoint: '/engage', customerId: 'u-42' });
@@ -26,7 +32,7 @@ export function createTracker(options: TrackerOptions): Tracker {
   let destroyed = false;
   // Whoever listens to this tracker's reports (lifecycle.ts); unset unless something subscribed.
   let listener: Tap | undefined;
-  const tap: Tap = (stage, a, b, c, d) => (stage ? listener?.(stage, a, b, c, d) : [url, customerId, optedOut, (listener = (a as Tap | undefined) ?? listener)]);
+  const tap: Tap = (stage, a, b, c, d) => (stage ? listener?.(stage, a, b, c, d) : [url, customerId, state, (listener = (a as Tap | undefined) ?? listener)]);
 
   function report(error: EngageError): void {
     try {
@@ -45,34 +51,77 @@ export function createTracker(options: TrackerOptions): Tracker {
     return undefined;
   }
 
-  /** The consent choice, remembered across page loads; without storage (SSR, blocked cookies), for this page only. */
+  /** The denial, remembered across page loads; without storage (SSR, blocked cookies), for this page only. */
   const storage = (use: (storage: Storage) => unknown) => {
     try {
       return use(localStorage);
     } catch {
-      // No storage: nothing remembered, not opted out.
+      // No storage: nothing remembered, not denied.
     }
   };
-  let optedOut = storage((s) => s.getItem(consentKey)) === '1';
-  const consent = (optOut: boolean) => {
-    optedOut = optOut;
-    storage((s) => (optOut ? s.setItem(consentKey, '1') : s.removeItem(consentKey)));
-  };
+  // An honoured Global Privacy Control signal is a denial no call can lift (CCPA regulations
+  // §7025(c): the business shall process it), and is not written down: it is read on every load.
+  const gpc = options.honorGlobalPrivacyControl !== false && (globalThis.navigator as { globalPrivacyControl?: boolean } | undefined)?.globalPrivacyControl === true;
+  // Until the first consent() below, nothing is stored and nothing sent.
+  let state: ConsentState = PENDING;
+  // What was recorded while consent was pending, in memory only, and how many did not fit.
+  let held: StoredEvent[] = [];
+  let overflow = 0;
+  let queue: EventQueue | undefined;
+  // Made on the first grant, not before: its start-up run, its timers and its closing-page
+  // listeners (keepalive, beacon) must not exist while consent is pending or denied.
+  let delivery: Delivery | undefined;
+  const newQueue = () => createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap(STORED, events));
 
-  const queue = createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap(STORED, events));
-  const [add, schedule, flush, forget, stop] = createDelivery(options, url, queue, () => customerId, report, tap);
+  function consent(next: ConsentState): void {
+    if (next !== GRANTED && next !== PENDING && next !== DENIED) return void refuse(new ValidationError('consent', "must be 'granted', 'pending' or 'denied'"));
+    if (gpc && next !== DENIED) return;
+    state = next;
+    if (next === DENIED) {
+      held = [];
+      overflow = 0;
+      if (!gpc) storage((s) => s.setItem(consentKey, '1'));
+      delivery?.[3]();
+      // The durable queue goes too, whether or not this page ever used it. Only a database that
+      // exists is opened: opening creates one, and a denial writes nothing about the visitor.
+      try {
+        const exists: Promise<boolean> =
+          queue || !('databases' in indexedDB) ? Promise.resolve(true) : indexedDB.databases().then((all) => all.some((db) => db.name === DATABASE));
+        exists.then((found) => (found ? (queue ?? newQueue()).clear() : undefined)).catch(noop);
+      } catch {
+        // No IndexedDB (SSR): nothing to clear.
+      }
+    } else if (next === GRANTED && !destroyed) {
+      storage((s) => s.removeItem(consentKey));
+      queue ??= newQueue();
+      delivery ??= createDelivery(options, url, queue, () => customerId, report, tap);
+      for (const event of held) {
+        queue.push(event);
+        delivery[0](event);
+      }
+      held = [];
+      if (overflow) report(new DroppedEventsError(overflow, 'consent-pending'));
+      overflow = 0;
+    }
+  }
 
   function record(action: string, context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined {
-    if (destroyed || optedOut) return undefined;
+    if (destroyed || state === DENIED) return undefined;
     let event: StoredEvent;
     try {
       event = buildEvent(action, context, attributes, customerId, Date.now());
     } catch (error) {
       return refuse(error as ValidationError);
     }
-    queue.push(event);
     listener?.(RECORDED, event);
-    add(event);
+    if (state === PENDING) {
+      // The first ones are kept: what the visitor saw while the banner was open (the hero) matters most.
+      if (held.length < MAX_HELD) held.push(event);
+      else overflow++;
+    } else {
+      queue!.push(event);
+      delivery![0](event);
+    }
     return event.uuid;
   }
 
@@ -86,22 +135,21 @@ export function createTracker(options: TrackerOptions): Tracker {
       if (id == null) return;
       if (typeof id !== 'string' || !id) return void refuse(new ValidationError('customerId', 'must be a non-empty string'));
       customerId = id;
-      schedule(0);
+      delivery?.[1](0);
     },
-    flush: () => (destroyed || optedOut ? Promise.resolve() : flush()),
-    optOut() {
-      consent(true);
-      forget();
-      queue.clear().catch(noop);
-    },
-    optIn: () => consent(false),
+    // Nothing is delivered but under a grant: while pending, what is held waits for it.
+    flush: () => (!destroyed && state === GRANTED ? delivery![2]() : Promise.resolve()),
+    consent,
+    optOut: () => consent(DENIED),
+    optIn: () => consent(GRANTED),
     destroy() {
       destroyed = true;
-      stop();
+      delivery?.[4]();
     },
     tap,
   };
 
   tracker.identify(options.customerId);
+  consent(storage((s) => s.getItem(consentKey)) === '1' || gpc ? DENIED : (options.consent ?? GRANTED));
   return tracker;
 }

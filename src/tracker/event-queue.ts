@@ -30,6 +30,8 @@ export interface EventQueue {
 }
 
 const SEGMENT_SIZE = 250;
+/** The database's name (its layout's version is in it). */
+export const DATABASE = 'engage-sdk-v1';
 
 type Key = [string, number, string];
 
@@ -58,7 +60,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
    * some privacy modes) `indexedDB.open` throws, which rejects the race.
    */
   const open = (): Promise<UseStore> => {
-    const store = createStore('engage-sdk-v1', 'queue');
+    const store = createStore(DATABASE, 'queue');
     return Promise.race([
       store('readonly', () => store),
       new Promise<never>((_, reject) => setTimeout(reject, timeoutMs, new Error(`open timed out after ${timeoutMs} ms`))),

@@ -6,7 +6,7 @@
 import type { EngageError } from '../errors';
 import { classify, SPLIT } from './retry-policy';
 import { ANSWERED, ATTACH, CLICKED, COUNTED, DROPPED, QUEUED, RECORDED, SENDING, STORED, type Tap, type Tapped, type TapState, UNOBSERVED, VIEW } from './tap';
-import type { AttributeValue, ExperienceContext, StoredEvent, Tracker } from './types';
+import type { AttributeValue, ConsentState, ExperienceContext, StoredEvent, Tracker } from './types';
 
 /** An event as the queue holds it. */
 export interface LifecycleRecord {
@@ -67,7 +67,10 @@ export interface TrackerState {
   endpoint: string;
   /** Undefined while the tracker waits for `identify()`. */
   customerId: string | undefined;
+  /** `consent === 'denied'`. */
   optedOut: boolean;
+  /** `pending`: events are held in memory, nothing is stored or sent until it is granted. */
+  consent: ConsentState;
 }
 
 type Raw = [stage: number, a?: unknown, b?: unknown, c?: unknown, d?: unknown];
@@ -210,11 +213,11 @@ export function onLifecycle(tracker: Tracker, listener: LifecycleListener): () =
  * Undefined for anything that is not a tracker.
  *
  * @example
- * trackerState(tracker); // { endpoint: '/engage/v1/experiences/events', customerId: 'u-42', optedOut: false }
+ * trackerState(tracker); // { endpoint: '/engage/v1/experiences/events', customerId: 'u-42', optedOut: false, consent: 'granted' }
  */
 export function trackerState(tracker: Tracker): TrackerState | undefined {
   const tap = tapOf(tracker);
   if (!tap) return undefined;
-  const [endpoint, customerId, optedOut] = tap(ATTACH) as TapState;
-  return { endpoint, customerId, optedOut };
+  const [endpoint, customerId, consent] = tap(ATTACH) as TapState;
+  return { endpoint, customerId, optedOut: consent === 'denied', consent };
 }

@@ -3,9 +3,11 @@
 // Stages are numbers and arguments are positional so that a tracker-only bundle pays a few bytes
 // per report and nothing for their names or shapes: the names live in lifecycle.ts, which only an
 // inspector imports. Not exported from any entry: subscribe with `onLifecycle`.
+import type { ConsentState } from './types';
+
 /**
  * The tracker's `tap` member: `tap(ATTACH, listener?)` makes `listener` the one that hears every
- * report (undefined keeps the current one) and answers `[eventsUrl, customerId, optedOut,
+ * report (undefined keeps the current one) and answers `[eventsUrl, customerId, consent,
  * listener]`; any other stage is passed on to the listener, if there is one.
  */
 export type Tap = (stage: number, a?: unknown, b?: unknown, c?: unknown, d?: unknown) => unknown;
@@ -16,10 +18,10 @@ export interface Tapped {
 }
 
 /** What `tap(ATTACH)` answers. */
-export type TapState = [url: string, customerId: string | undefined, optedOut: boolean, listener: Tap | undefined];
+export type TapState = [url: string, customerId: string | undefined, consent: ConsentState, listener: Tap | undefined];
 
 export const ATTACH = 0;
-/** (event: StoredEvent) — recorded in memory, its write to IndexedDB under way. */
+/** (event: StoredEvent) — recorded in memory, its write to IndexedDB under way (held in memory only while consent is pending). */
 export const RECORDED = 1;
 /** (events: StoredEvent[]) — written to IndexedDB. */
 export const STORED = 2;

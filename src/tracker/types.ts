@@ -48,7 +48,26 @@ export interface TrackerOptions {
   headers?: Record<string, string> | null;
   /** Use `include` when the proxy is on another origin and needs the session cookie. @default 'same-origin' */
   credentials?: RequestCredentials | null;
+  /**
+   * The visitor's consent when the tracker starts. `'pending'`: events are held in memory only
+   * (at most 1,000; nothing stored, nothing sent) until `consent('granted')` delivers them or
+   * `consent('denied')` drops them. A denial remembered from an earlier page wins over this.
+   * @default 'granted'
+   */
+  consent?: ConsentState | null;
+  /**
+   * Whether `navigator.globalPrivacyControl === true` counts as a denial (California's CCPA
+   * regulations, §7025, and Colorado's rules make the signal a valid opt-out). `false` for sites
+   * whose counsel says the signal does not apply to them. @default true
+   */
+  honorGlobalPrivacyControl?: boolean | null;
 }
+
+/**
+ * The visitor's consent: `granted` stores and delivers; `pending` holds events in memory only and
+ * sends nothing; `denied` drops what was held or queued and records nothing more.
+ */
+export type ConsentState = 'granted' | 'pending' | 'denied';
 
 export interface Tracker {
   /**
@@ -65,8 +84,16 @@ export interface Tracker {
   identify(customerId: string | null | undefined): void;
   /** Resolves once everything queued at the call is delivered; rejects with the reason it was kept. */
   flush(): Promise<void>;
-  /** Stops recording, clears the buffer, and is remembered across page loads. */
+  /**
+   * Sets the visitor's consent. `granted` writes what was held to the durable queue and delivers
+   * it once; `denied` drops what was held or queued, records nothing more and is remembered across
+   * page loads until `consent('granted')`; `pending` holds what comes next in memory. Ignored
+   * (but for `denied`) while an honoured Global Privacy Control signal is on.
+   */
+  consent(state: ConsentState): void;
+  /** `consent('denied')`: stops recording, clears the queue, and is remembered across page loads. */
   optOut(): void;
+  /** `consent('granted')`. */
   optIn(): void;
   /** Removes every timer and listener. Events already queued stay queued for the next page. */
   destroy(): void;

@@ -1,5 +1,6 @@
 import { describeApps } from './apps';
 import { describeDeviceClocks } from './device-clock';
+import { describeConsent } from './consent';
 import { describeInspect } from './inspect';
 import { describeEngine } from './scenarios';
 
@@ -7,3 +8,4 @@ describeEngine('firefox');
 describeInspect('firefox');
 describeApps('firefox');
 describeDeviceClocks('firefox');
+describeConsent('firefox');

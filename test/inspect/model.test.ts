@@ -17,7 +17,7 @@ const row = (extra: Partial<PlacementRow> = {}): PlacementRow => ({
   ...extra,
 });
 const say = (extra: Partial<PlacementRow>, ratio = 0, optedOut = false) =>
-  describePlacement(row(extra), ratio, { endpoint: '/e', customerId: 'u', optedOut }, new Map(), 10_000).lines.join(' | ');
+  describePlacement(row(extra), ratio, { endpoint: '/e', customerId: 'u', optedOut, consent: optedOut ? 'denied' : 'granted' }, new Map(), 10_000).lines.join(' | ');
 
 describe('describePlacement: why, in words', () => {
   it('names the experience and variation', () => {
@@ -63,7 +63,7 @@ describe('createModel', () => {
     model.take({ type: 'refused', uuids: ['old-1'], status: 0, error: new NetworkError() });
     expect(model.queueLength()).toBe(2);
     expect(model.lastAnswer).toMatchObject({ status: 0, message: 'Network request failed' });
-    model.state({ endpoint: '/e', customerId: 'u', optedOut: true });
+    model.state({ endpoint: '/e', customerId: 'u', optedOut: true, consent: 'denied' });
     expect(model.queueLength()).toBe(0);
     expect(model.events.get('old-2')).toMatchObject({ state: 'dropped', detail: 'opted out: the queue was emptied' });
   });

@@ -90,6 +90,18 @@ describe('<Experience> under StrictMode', () => {
     expect(FakeIO.all.filter((io) => !io.disconnected)).toHaveLength(0);
     warn.mockRestore();
   });
+
+  it('the provider’s consent prop reaches tracker.consent() when it changes, not on every render; null leaves the tracker alone', () => {
+    const states: string[] = [];
+    const tracker = { consent: (state: string) => states.push(state) } as unknown as Tracker;
+    render(h(EngageProvider, { tracker, consent: null }, null));
+    expect(states).toEqual([]);
+    render(h(EngageProvider, { tracker, consent: 'pending' }, null));
+    render(h(EngageProvider, { tracker, consent: 'pending' }, h('p')));
+    render(h(EngageProvider, { tracker, consent: 'granted' }, h('p')));
+    // StrictMode runs a new effect twice on mount: the first value may come twice, never a stale one.
+    expect(states.filter((state, i) => state !== states[i - 1])).toEqual(['pending', 'granted']);
+  });
 });
 
 describe('server rendering', () => {

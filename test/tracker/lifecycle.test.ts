@@ -142,10 +142,10 @@ describe('onLifecycle: events', () => {
 describe('trackerState', () => {
   it('shows the endpoint, the customer (or none yet) and consent, never a header', () => {
     const tracker = make({ customerId: undefined });
-    expect(trackerState(tracker)).toEqual({ endpoint: 'https://shop.test/engage/v1/experiences/events', customerId: undefined, optedOut: false });
+    expect(trackerState(tracker)).toEqual({ endpoint: 'https://shop.test/engage/v1/experiences/events', customerId: undefined, optedOut: false, consent: 'granted' });
     tracker.identify('u-9');
     tracker.optOut();
-    expect(trackerState(tracker)).toEqual({ endpoint: 'https://shop.test/engage/v1/experiences/events', customerId: 'u-9', optedOut: true });
+    expect(trackerState(tracker)).toEqual({ endpoint: 'https://shop.test/engage/v1/experiences/events', customerId: 'u-9', optedOut: true, consent: 'denied' });
     expect(JSON.stringify(trackerState(tracker))).not.toContain('secret-header-value');
   });
 });

@@ -14,7 +14,7 @@ import { installPacked } from '../../support/packed';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Where build-apps.ts built the apps: `<dir>/react-router/dist`, `<dir>/vue-router/dist`, `<dir>/next`, `<dir>/script-tag`. */
+    /** Where build-apps.ts built the apps: `<dir>/react-router/dist`, `<dir>/react-consent/dist`, `<dir>/vue-router/dist`, `<dir>/next`, `<dir>/script-tag`. */
     appsDir: string;
   }
 }
@@ -48,6 +48,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
   cpSync(join(dir, 'node_modules/engage-sdk/dist/engage.iife.js'), join(site, 'engage.iife.js'));
   // React runs StrictMode's effects twice in development only, where a double impression would show.
   await buildVite('react-router', dir, react(), 'development');
+  // The consent scenarios' React page (test/browsers/consent.ts).
+  await buildVite('react-consent', dir, react(), 'production');
   await buildVite('vue-router', dir, vue(), 'production');
   const next = join(dir, 'next');
   copyApp('next', next, join(next, 'app'));

@@ -3,7 +3,8 @@
 import puppeteer, { type Page } from 'puppeteer-core';
 import { type Engine, type EnginePage, requireBinary } from '../engine';
 
-export async function launchFirefox(): Promise<Engine> {
+/** @param prefs more Firefox preferences (say, Global Privacy Control turned on by its user). */
+export async function launchFirefox(prefs: Record<string, unknown> = {}): Promise<Engine> {
   const executablePath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
   requireBinary(executablePath, 'Firefox ESR', 'apt-get update && apt-get install -y --no-install-recommends firefox-esr');
   // puppeteer makes a fresh temporary profile per launch and removes it on close.
@@ -13,7 +14,7 @@ export async function launchFirefox(): Promise<Engine> {
     browser: 'firefox',
     executablePath,
     headless: true,
-    extraPrefsFirefox: { 'dom.allow_scripts_to_close_windows': true },
+    extraPrefsFirefox: { 'dom.allow_scripts_to_close_windows': true, ...prefs },
   });
   // The window the browser opened with stays open and unused: with it, the browser outlives its last test tab.
   await browser.pages();
