@@ -7,6 +7,7 @@
 //
 // data- options of the script element (all optional but data-endpoint, which turns on the default
 // tracker): data-customer-id, data-batch-size, data-flush-interval (ms), data-namespace,
+// data-service-worker (the URL of engage-sw.js: delivery with no page open, where Background Sync exists),
 // data-auto-observe="false" to leave `[data-engage-context]` elements alone, and data-page-views
 // (`path`, `path+query` — the default —, `path+query+hash`, or `false`: which part of the URL
 // starts a new page view). Unlike the module entry, where viewability is its own export, this
@@ -43,6 +44,7 @@ if (typeof document === 'object') {
       batchSize: number(data.batchSize),
       flushInterval: number(data.flushInterval),
       namespace: data.namespace,
+      serviceWorker: data.serviceWorker,
       onError,
     }));
     // `?engage-inspect` in the URL (remembered for the tab; `=off` forgets it) loads the inspection

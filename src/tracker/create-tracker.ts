@@ -1,4 +1,5 @@
 import { type EngageError, ValidationError } from '../errors';
+import { backgroundSync } from './background-sync';
 import { createDelivery } from './delivery';
 import { createEventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
@@ -60,7 +61,17 @@ export function createTracker(options: TrackerOptions): Tracker {
   };
 
   const queue = createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap(STORED, events));
-  const [add, schedule, flush, forget, stop] = createDelivery(options, url, queue, () => customerId, report, tap);
+  // A worker delivers only what consent let into the queue; an opted-out page asks it for nothing.
+  const wake = backgroundSync(options, url, namespace, report);
+  const [add, schedule, flush, forget, stop] = createDelivery(
+    options,
+    url,
+    queue,
+    () => customerId,
+    report,
+    tap,
+    () => optedOut || wake?.(),
+  );
 
   function record(action: string, context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined {
     if (destroyed || optedOut) return undefined;

@@ -48,6 +48,13 @@ export interface TrackerOptions {
   headers?: Record<string, string> | null;
   /** Use `include` when the proxy is on another origin and needs the session cookie. @default 'same-origin' */
   credentials?: RequestCredentials | null;
+  /**
+   * The URL of `engage-sw.js` (or of the site's own service worker that imports it): where
+   * Background Sync exists (Chromium), events this page could not deliver leave when the
+   * connection returns, with no page of the site open. Elsewhere it changes nothing.
+   * @example '/engage-sw.js'
+   */
+  serviceWorker?: string | null;
 }
 
 export interface Tracker {
