@@ -393,9 +393,11 @@ function describeWithout(name: EngineName): void {
       stack = await startSyncStack();
       engine = await launchEngine(name);
     });
+    const rows: string[] = [];
     afterAll(async () => {
       await engine?.close();
       await stack?.close();
+      console.log([`[sync] ${engine?.version}`, ...rows].join('\n'));
     });
     afterEach(async () => {
       stack.down = false;
@@ -426,7 +428,7 @@ function describeWithout(name: EngineName): void {
         const page = await newPage();
         await page.goto(`${stack.url}/test/browsers/pages/sync.html`);
         await until(() => page.evaluate(() => (window as unknown as Win).harnessReady === true), Boolean, 15_000, 'the harness page');
-        await page.evaluate((ns) => (window as unknown as Win).startTracker({ namespace: ns, serviceWorker: WORKER }), namespace);
+        await page.evaluate(([ns, worker]) => (window as unknown as Win).startTracker({ namespace: ns, serviceWorker: worker }), [namespace, WORKER] as const);
         return page;
       };
       const page = await open();
@@ -459,6 +461,7 @@ function describeWithout(name: EngineName): void {
       expect({ unique, duplicates }).toEqual({ unique: 3, duplicates: 0 });
       sentOnce(stack, ids);
       expect(await clean(next)).toEqual({ errors: [], console: [], engageErrors: [], syncManager: false, registrations: 0 });
+      rows.push(`[sync] option on, no SyncManager: no error, nothing registered; 0/3 with no page open, 3/3 once at the next visit`);
     });
 
     test('the script tag with data-service-worker loads clean and registers nothing', async () => {
