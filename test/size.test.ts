@@ -33,8 +33,9 @@
 //   failing or offline (background-sync.ts, and two calls in delivery.ts): +155 B tracker-only,
 //   +164 B script tag, paid by every site, the option on or not (it is an option of createTracker,
 //   whose name is fixed). The worker itself is dist/engage-sw.js, in no page's bundle.
-// The budgets are the measured figures of the build that has all of them.
-const BUDGET = { iife: 6_514, trackerOnly: 4_818, react: 265, serviceWorker: 3_640 };
+// The budgets are the measured figures of the build that has all of them (the three together:
+// +495 B script tag, +475 B tracker-only since 6,192 and 4,508 B).
+const BUDGET = { iife: 6_687, trackerOnly: 4_983, react: 263, serviceWorker: 3_627 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
