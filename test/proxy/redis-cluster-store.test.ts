@@ -11,6 +11,7 @@ import { withProbes } from '../../src/proxy/probes';
 import { keySlot, SLOTS, slotTag } from '../../src/proxy/stores/cluster-slot';
 import { connectRedisStore, type RedisStoreConnection } from '../../src/proxy/stores/redis-connect';
 import { createRedisStore } from '../../src/proxy/stores/redis-store';
+import { storeErrorKind } from '../../src/proxy/stores/store-error';
 import type { ProxyLogEntry } from '../../src/proxy/types';
 import { bulk, startRedisCluster, type ClusterNode, type RedisCluster } from '../support/redis-cluster';
 import { describeStoreContract } from './store-contract';
@@ -184,6 +185,46 @@ describe('Redis Cluster of 6 masters: the same workspace uses every master', () 
     const options = { workspaceId: WORKSPACE, keys: KEYS, sdkUrl: upstream.url, store: sixRedis.store };
     const ready = await withProbes(createProxy(options), { options, store: sixRedis.store })(new Request('http://proxy.test/readyz'));
     expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { keys: 'ok', store: 'ok' } }]);
+  }, 60_000);
+
+  it('a slot moved to another master (a resharding): the call that meets it fails once as a redirection, node-redis’s table is refreshed, the next call claims there', async () => {
+    const store = createRedisStore(sixRedis!.client, { prefix: 'moved:' });
+    const client = sixRedis!.client as unknown as { slots: Array<{ master: { port: number } }> };
+    const masters = await six!.masters();
+    const from = masters[0]!;
+    const to = masters[1]!;
+    // An empty slot in the middle of `from`'s range, and event keys: one in another slot of `from`
+    // (first, so it names the group's marker and routes the script), one in the slot that moves.
+    const slotOf = (key: string) => keySlot(`moved:${key}`);
+    const fromSlots = Array.from({ length: SLOTS }, (_, slot) => slot).filter((slot) => client.slots[slot]!.master.port === from.port);
+    let moving = fromSlots[Math.floor(fromSlots.length / 2)]!;
+    while ((await from.server.command('CLUSTER', 'COUNTKEYSINSLOT', String(moving))) !== ':0\r\n') moving++;
+    const draw = (ok: (slot: number) => boolean) => {
+      for (;;) {
+        const key = eventKeyer(WORKSPACE)(randomUUID());
+        if (ok(slotOf(key))) return key;
+      }
+    };
+    const stays = () => draw((slot) => slot !== moving && client.slots[slot]!.master.port === from.port);
+    const pair = () => [stays(), draw((slot) => slot === moving)];
+    expect(await store.claim([stays()], 'before', 60_000, 60_000)).toEqual(['claimed']);
+    // Moved by hand, as redis-cli --cluster reshard does for an empty slot: every master told.
+    await to.server.command('CLUSTER', 'SETSLOT', String(moving), 'NODE', to.id);
+    for (const master of masters) if (master !== to) await master.server.command('CLUSTER', 'SETSLOT', String(moving), 'NODE', to.id);
+    const errors: unknown[] = [];
+    let claimed: string[] | undefined;
+    for (let attempt = 0; attempt < 5 && !claimed; attempt++) {
+      await store.claim(pair(), `after${attempt}`, 60_000, 60_000).then(
+        (states) => (claimed = states),
+        (error: unknown) => errors.push(error),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    console.log(`slot ${moving} moved: ${errors.length} call(s) failed (${errors.map((e) => storeErrorKind(e)).join(', ')}) before node-redis's table said where it is`);
+    expect(claimed).toEqual(['claimed', 'claimed']);
+    expect(errors.length).toBeLessThanOrEqual(1);
+    for (const error of errors) expect(storeErrorKind(error)).toBe('redirection');
+    expect(client.slots[moving]!.master.port).toBe(to.port);
   }, 60_000);
 });
 

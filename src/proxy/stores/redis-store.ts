@@ -161,6 +161,9 @@ for i = 2, #ARGV do
 end
 return 0`;
 
+// Nothing, routed by its one key: a MOVED for a key whose slot moved refreshes node-redis's table.
+const LOCATE = 'return 0';
+
 const ACCEPTED = 'a';
 const STANDING = 'c';
 /** How long a commit waits for others to go with it (see `commit`). */
@@ -198,7 +201,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
   }
   const cluster = options.cluster ?? typeof (client as { getMasters?: unknown }).getMasters === 'function';
   const shas = new Map(
-    [INCREMENT, CLAIM, TAKE_OVER, COMMIT, RELEASE, CLUSTER_CLAIM, CLUSTER_TAKE_OVER, CLUSTER_COMMIT, CLUSTER_RELEASE].map((source) => [source, sha1(source)]),
+    [INCREMENT, CLAIM, TAKE_OVER, COMMIT, RELEASE, CLUSTER_CLAIM, CLUSTER_TAKE_OVER, CLUSTER_COMMIT, CLUSTER_RELEASE, LOCATE].map((source) => [source, sha1(source)]),
   );
 
   // EVALSHA sends 40 bytes instead of the script; a node with an empty script cache (restarted, or
@@ -251,14 +254,27 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
       }
       return [...groups.values()];
     }
-    /** Each group's call, all in the same tick; the answers put back in the keys' order. */
+    /**
+     * Each group's call, all in the same tick; the answers put back in the keys' order. A group
+     * whose node no longer holds one of its keys' slots (moved since node-redis last looked) fails
+     * with "non local key", which node-redis does not read as a redirection: a one-key script per
+     * key of the group then meets the MOVED that makes node-redis refresh its slot table.
+     */
     function perMaster(keys: readonly string[], call: (group: { master: unknown; slot: number; indexes: number[] }) => Promise<unknown>): Promise<unknown[]> {
       const out: unknown[] = new Array(keys.length);
       return Promise.all(
         byMaster(keys).map((group) =>
-          call(group).then((answer) => {
-            if (Array.isArray(answer)) group.indexes.forEach((index, j) => (out[index] = (answer as unknown[])[j]));
-          }),
+          call(group).then(
+            (answer) => {
+              if (Array.isArray(answer)) group.indexes.forEach((index, j) => (out[index] = (answer as unknown[])[j]));
+            },
+            (error: unknown) => {
+              if (/non local key/.test(String((error as Error)?.message))) {
+                for (const i of group.indexes) script(LOCATE, [keys[i]!], []).catch(() => {});
+              }
+              throw error;
+            },
+          ),
         ),
       ).then(() => out);
     }
