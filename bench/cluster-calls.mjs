@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createCluster } from 'redis';
-import { createRedisStore } from '../dist/proxy-redis.js';
+import { createRedisStore } from '#dist/proxy-redis.js';
 import { cpuOfTree, freePort, redisCli, startRedisCluster } from './processes.mjs';
 
 const MS = process.argv.includes('--quick') ? 2_000 : 5_000;
@@ -48,7 +48,7 @@ const variants = {
 
 async function run(request) {
   for (const port of masters) redisCli(port, 'CONFIG', 'RESETSTAT');
-  const stat = (port, field) => Number(new RegExp(`${field}:(\\d+)`).exec(redisCli(port, 'INFO', 'stats'))[1]);
+  const stat = (port, field) => Number(new RegExp(`${field}:(\\d+)`).exec(redisCli(port, 'INFO', 'stats'))?.[1]);
   const reads0 = masters.reduce((sum, port) => sum + stat(port, 'total_reads_processed'), 0);
   const own0 = process.cpuUsage();
   const masters0 = cluster.pids.slice(0, 3).reduce((sum, pid) => sum + cpuOfTree(pid), 0);
