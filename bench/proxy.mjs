@@ -22,8 +22,16 @@ import { experienceBody, percentile } from './experience-request.mjs';
 import { cpuOfTree, freePort, redisCli, redisCommands, start, startEngageProxy, startRedis, startRedisCluster, startUpstream } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
-// `--only=<part of a name>`: the bare forward and the contenders whose name holds it.
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+// `--only=<part of a name>[|<another>…]`: the bare forward and the contenders whose name holds one
+// of them; `--skip=` the same, to leave contenders out.
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split('|');
+const skip = process.argv
+  .find((arg) => arg.startsWith('--skip='))
+  ?.slice('--skip='.length)
+  .split('|');
 const LOAD_MS = quick ? 2_500 : 5_000;
 const WARM_MS = quick ? 800 : 1_500;
 const LATENCY_REQUESTS = quick ? 1_000 : 3_000;
@@ -67,7 +75,9 @@ const contenders = /** @type {(Contender | false)[]} */ ([
   { name: 'engage-proxy, Redis store', start: engage(REDIS), target: 2.5, redis: ONE },
   { name: 'engage-proxy, Redis Cluster (3 + 3), one node’s URL', start: engage(CLUSTER), redis: SHARDED },
   { name: 'engage-proxy, Redis store, ENGAGE_WORKERS=2', start: engage({ ...REDIS, ENGAGE_WORKERS: '2' }), redis: ONE },
-]).filter(/** @returns {c is Contender} */ (c) => c && (!only || c.floor || c.name.includes(only)));
+]).filter(
+  /** @returns {c is Contender} */ (c) => c && (c.floor || ((!only || only.some((part) => c.name.includes(part))) && !skip?.some((part) => c.name.includes(part)))),
+);
 
 async function nginx(port) {
   const dir = mkdtempSync(join(scratch, 'nginx-'));
@@ -214,6 +224,22 @@ for (const contender of contenders.filter(/** @returns {c is Contender & { targe
       `  ${contender.name}, ${events} ev: CPU ${cpu.median.toFixed(2)}×${range(cpu, 2)} (≤ ${contender.target}×: ${mark(cpu.median <= contender.target)}), req/s ${rps.median.toFixed(0)} %${range(rps, 0)} (≥ 50 %: ${mark(rps.median >= 50)}), p99 ${p99.median >= 0 ? '+' : ''}${p99.median.toFixed(2)} ms${range(p99, 2)} (≤ +1 ms: ${mark(p99.median <= 1)})`,
     );
   }
+}
+// Issue 33's targets for the cluster, 20-event requests: at most one store call per master, its
+// CPU (proxy + every node) within 1.5× one Redis's (proxy + redis-server) of the same round, and
+// twice the 20 % of the bare forward's req/s it had before.
+const CLUSTER_ROW = 'engage-proxy, Redis Cluster (3 + 3), one node’s URL';
+if (row(CLUSTER_ROW, 20) && row('engage-proxy, Redis store', 20)) {
+  const one = rounds['engage-proxy, Redis store|20'];
+  const cpu = paired(CLUSTER_ROW, 20, (r, _floor) => r.cpuUs + r.redisUs).median;
+  const ratios = rounds[`${CLUSTER_ROW}|20`].map((r, i) => (r.cpuUs + r.redisUs) / (one[i].cpuUs + one[i].redisUs));
+  const ratio = median([...ratios]);
+  const rps = paired(CLUSTER_ROW, 20, (r, floor) => (100 * r.rps) / floor.rps);
+  const scripts = row(CLUSTER_ROW, 20).scripts;
+  const mark = (ok) => (ok ? 'met' : 'MISSED');
+  console.log(
+    `  Redis Cluster (3 + 3), 20 ev: ${scripts.toFixed(2)} scripts/req (≤ 3: ${mark(scripts <= 3)}); proxy + cluster CPU ${cpu.toFixed(0)} µs/req, ${ratio.toFixed(2)}× one Redis's [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}] (≤ 1.5×: ${mark(ratio <= 1.5)}); req/s ${rps.median.toFixed(0)} % of bare [${rps.min.toFixed(0)}–${rps.max.toFixed(0)}] (≥ 40 %: ${mark(rps.median >= 40)})`,
+  );
 }
 const logs = contenders.find((c) => c.logs);
 for (const events of logs && row('engage-proxy, memory store', 1) ? [1, 20] : []) {

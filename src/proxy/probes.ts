@@ -3,7 +3,7 @@
 import { OPERATIONS } from '../upstream/operations';
 import { SAFE_HEADER_VALUE } from './config';
 import { json } from './pipeline/answer';
-import { shardKeys } from './pipeline/event-keys';
+import { probeKeys } from './pipeline/event-keys';
 import { PIPELINE, type Answer, type PipelineSource } from './pipeline/exchange';
 import { storeErrorHint, storeErrorKind } from './stores/store-error';
 import type { ProxyHandler, ProxyKeys, ProxyOptions, ProxyStore } from './types';
@@ -11,12 +11,12 @@ import type { ProxyHandler, ProxyKeys, ProxyOptions, ProxyStore } from './types'
 export interface ProbeOptions {
   /**
    * The options the proxy was created with: the keys and operations readiness checks, and the
-   * workspace whose shards the store probe claims in.
+   * workspace the store probe claims keys of.
    */
   options: Pick<ProxyOptions, 'keys' | 'operations'> & Partial<Pick<ProxyOptions, 'workspaceId'>>;
   /**
    * The store the proxy was given: `/readyz` calls its `ping()` when it has one, then claims and
-   * releases a probe key in each of the workspace's shards, as a request would.
+   * releases probe keys spread over the slots (on a Redis Cluster, some on every master), as a request would.
    */
   store?: ProxyStore;
   /** Serves `GET /metrics` when given (see `createMetrics`). */
@@ -36,7 +36,7 @@ export interface ProbeOptions {
 /**
  * Answers `GET /healthz` (the process serves: 200), `GET /readyz` (200 when a usable key is there
  * for every enabled operation and the store can claim: it answers `ping()` and a claim and release
- * of a probe key in every shard of the workspace succeed; else 503 naming what failed) and,
+ * of probe keys in every 256th of the cluster slots succeed; else 503 naming what failed) and,
  * with `metrics`, `GET /metrics`; passes every other request to the proxy. The paths are exact,
  * outside any `basePath`. Bodies name key tiles, never keys, and no store error text. On Node,
  * `serve` answers them on the same fast path as the proxy.
@@ -49,7 +49,7 @@ export interface ProbeOptions {
 export function withProbes(proxy: ProxyHandler, given: ProbeOptions): ProxyHandler {
   const owner = `readyz-${crypto.randomUUID()}`;
   // This instance's own probe keys (a probe of another instance never meets them), made once.
-  const probes = { ...given, state: { ready: true, line: '' }, owner, keys: shardKeys(given.options.workspaceId ?? 'readyz', owner) };
+  const probes = { ...given, state: { ready: true, line: '' }, owner, keys: probeKeys(given.options.workspaceId ?? 'readyz', owner) };
   const handler: ProxyHandler = async (request, info) => {
     const answer = probe(probes, request.method, new URL(request.url).pathname);
     if (!answer) return proxy(request, info);
@@ -134,7 +134,7 @@ async function checkStore(probes: Probes, timeoutMs: number): Promise<string> {
       }
     }
     // A ping that answers is not enough (a cluster read through a single-node client answers
-    // every ping and fails every claim): claim and release a probe key in each shard, as requests do.
+    // every ping and fails every claim): claim and release a probe key in each 256th of the slots (so on every master), as requests do.
     const { keys } = probes;
     try {
       const claimed = await Promise.race([store.claim(keys, probes.owner, 10_000, 10_000), timedOut]);

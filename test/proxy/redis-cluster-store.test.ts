@@ -1,17 +1,19 @@
 // The store on a real Redis Cluster (3 masters + 3 replicas, redis-server processes): found from one
-// node's URL, every store call working across slots, one workspace's events spread over every
-// master, and a cluster read through a single-node client refused by readiness, not trusted.
+// node's URL, every store call working across slots at one script per master, one workspace's
+// events spread over every master (and over every master of a 6-master cluster), and a cluster
+// read through a single-node client refused by readiness, not trusted.
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy } from '../../src/proxy/create-proxy';
-import { EVENT_SHARDS, eventKeyer, shardTag } from '../../src/proxy/pipeline/event-keys';
+import { eventKeyer, PROBE_RANGES, probeKeys } from '../../src/proxy/pipeline/event-keys';
 import { withProbes } from '../../src/proxy/probes';
-import { keySlot } from '../../src/proxy/stores/cluster-slot';
+import { keySlot, SLOTS, slotTag } from '../../src/proxy/stores/cluster-slot';
 import { connectRedisStore, type RedisStoreConnection } from '../../src/proxy/stores/redis-connect';
 import { createRedisStore } from '../../src/proxy/stores/redis-store';
+import { storeErrorKind } from '../../src/proxy/stores/store-error';
 import type { ProxyLogEntry } from '../../src/proxy/types';
-import { bulk, startRedisCluster, type RedisCluster } from '../support/redis-cluster';
+import { bulk, startRedisCluster, type ClusterNode, type RedisCluster } from '../support/redis-cluster';
 import { describeStoreContract } from './store-contract';
 import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream } from './support';
 
@@ -36,9 +38,11 @@ describe('Redis Cluster: found from one node', () => {
     expect(typeof (redis.client as { getMasters?: unknown }).getMasters).toBe('function');
   });
 
-  it('our slot of a key is the cluster’s own (CLUSTER KEYSLOT), for the shard tags and plain keys', async () => {
+  it('our slot of a key is the cluster’s own (CLUSTER KEYSLOT), for event keys, probe keys, marker tags and plain keys', async () => {
     const keys = [
-      ...Array.from({ length: EVENT_SHARDS }, (_, shard) => `ev:{${shardTag(WORKSPACE, shard)}}:${randomUUID()}`),
+      ...Array.from({ length: 8 }, () => `engage:${eventKeyer(WORKSPACE)(randomUUID())}`),
+      ...probeKeys(WORKSPACE, 'readyz-x').slice(0, 8),
+      ...[0, 1, 5_000, 16_383].map((slot) => `engage:{${slotTag(slot)}}:o:owner`),
       'rl:ENGAGEDEMO01:experienceEvents:client:203.0.113.7:60000:1',
       'foo',
       '{}x',
@@ -48,9 +52,11 @@ describe('Redis Cluster: found from one node', () => {
     expect(keys.map(keySlot)).toEqual(theirs);
   });
 
-  it('each of the 16 shard tags sits in its own sixteenth of the slots', () => {
-    const slots = Array.from({ length: EVENT_SHARDS }, (_, shard) => keySlot(`{${shardTag(WORKSPACE, shard)}}`));
-    expect(slots.map((slot) => Math.floor(slot / 1024))).toEqual(Array.from({ length: 16 }, (_, i) => i));
+  it('slotTag(s) is in slot s, for every slot; readiness’s probe keys sit one in each 256th of the slots', () => {
+    const wrong = Array.from({ length: SLOTS }, (_, slot) => slot).filter((slot) => keySlot(`{${slotTag(slot)}}`) !== slot);
+    expect(wrong).toEqual([]);
+    const probes = probeKeys(WORKSPACE, 'readyz-x');
+    expect(probes.map((key) => Math.floor((keySlot(key) * PROBE_RANGES) / SLOTS))).toEqual(Array.from({ length: PROBE_RANGES }, (_, i) => i));
   });
 });
 
@@ -64,47 +70,162 @@ describeStoreContract(
   { shortTtlMs: 100 },
 );
 
+/** Calls of each script command on each of `ports`' nodes since the last CONFIG RESETSTAT. */
+async function scriptCalls(servers: RedisCluster['servers']): Promise<number[]> {
+  return Promise.all(
+    servers.map(async (server) => {
+      const stats = bulk(await server.command('INFO', 'commandstats'));
+      return [...stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+    }),
+  );
+}
+
 describe('Redis Cluster: one workspace over every master', () => {
-  it('claims of a 20-event request span several slots; each key is claimed, accepted after commit', async () => {
+  it('claims of a 20-event request span 20 slots and every master; each key is claimed, pending, accepted after commit', async () => {
     const key = eventKeyer(WORKSPACE);
     const keys = Array.from({ length: 20 }, () => key(randomUUID()));
-    expect(new Set(keys.map(keySlot)).size).toBeGreaterThan(5);
+    expect(new Set(keys.map((k) => keySlot(`engage:${k}`))).size).toBeGreaterThan(15);
     expect(await redis.store.claim(keys, 'A', 60_000, 60_000)).toEqual(keys.map(() => 'claimed'));
     expect(await redis.store.claim(keys, 'B', 60_000, 60_000)).toEqual(keys.map(() => 'pending'));
     await redis.store.commit(keys, 60_000, 'A');
     expect(await redis.store.claim(keys, 'B', 60_000, 60_000)).toEqual(keys.map(() => 'accepted'));
   });
 
-  it('2,000 events of one workspace through the proxy: each of the three masters holds ≥ 20 % of its event keys', async () => {
-    upstream.emulator.reset();
-    const prefix = `spread:${randomUUID().slice(0, 8)}:`;
-    // No budgets: one test client sends 2,000 events in a second.
-    const store = createRedisStore(redis.client, { prefix });
-    const proxy = createProxy({ workspaceId: WORKSPACE, keys: KEYS, sdkUrl: upstream.url, store, rateLimits: { experienceEvents: {} } });
-    for (let i = 0; i < 10; i++) {
-      const statuses = await Promise.all(
-        Array.from({ length: 10 }, () =>
-          proxy(
-            new Request('https://shop.example/v1/experiences/events', {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify(experienceBody(20)),
-            }),
-          ).then((r) => r.status),
-        ),
-      );
-      expect(statuses).toEqual(Array.from({ length: 10 }, () => 200));
+  it('a 20-event claim is one script on each master, and so is its commit (and a release)', async () => {
+    const key = eventKeyer(WORKSPACE);
+    const masters = (await cluster.masters()).map((master) => master.server);
+    // Warm: the scripts cached on every master (a first call is NOSCRIPT, then EVAL).
+    for (let i = 0; i < 3; i++) {
+      const warm = Array.from({ length: 20 }, () => key(randomUUID()));
+      await redis.store.claim(warm, `warm${i}`, 60_000, 60_000);
+      await redis.store.commit(warm, 60_000, `warm${i}`);
+      await redis.store.release(warm, `warm${i}`);
     }
-    expect((await upstream.experienceEvents()).unique).toBe(2_000);
+    // 20 keys touch every one of 3 masters but with a chance of 3 × (2/3)^20 ≈ 0.1 %: drawn until they do.
+    let keys: string[];
+    const masterOf = (k: string) => (redis.client as unknown as { slots: Array<{ master: object }> }).slots[keySlot(`engage:${k}`)]!.master;
+    do keys = Array.from({ length: 20 }, () => key(randomUUID()));
+    while (new Set(keys.map(masterOf)).size < 3);
+    const step = async (work: () => Promise<unknown>) => {
+      await Promise.all(masters.map((master) => master.command('CONFIG', 'RESETSTAT')));
+      await work();
+      return scriptCalls(masters);
+    };
+    const claim = await step(() => redis.store.claim(keys, 'C', 60_000, 60_000));
+    const commit = await step(() => redis.store.commit(keys, 60_000, 'C'));
+    const release = await step(() => redis.store.release(keys, 'D'));
+    console.log(`scripts per master: claim of 20 keys ${claim.join(' / ')}, its commit ${commit.join(' / ')}, a release ${release.join(' / ')}`);
+    expect(claim).toEqual([1, 1, 1]);
+    expect(commit).toEqual([1, 1, 1]);
+    expect(release).toEqual([1, 1, 1]);
+  });
+
+  it('2,000 events of one workspace through the proxy: each of the three masters holds ≥ 20 % of its event keys', async () => {
+    const prefix = `spread:${randomUUID().slice(0, 8)}:`;
+    await send2000(createRedisStore(redis.client, { prefix }));
     const masters = await cluster.masters();
     expect(masters).toHaveLength(3);
-    const counts = await Promise.all(
-      masters.map(async (master) => Number(/^:(\d+)/.exec(await master.server.command('EVAL', `return #redis.call('KEYS', '${prefix}ev:*')`, '0'))![1])),
-    );
+    const counts = await eventKeysOn(masters, prefix);
     console.log(`one workspace's 2,000 event keys over the masters: ${counts.join(' / ')} (${counts.map((n) => `${((100 * n) / 2_000).toFixed(1)} %`).join(' / ')})`);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(2_000);
     for (const count of counts) expect(count).toBeGreaterThanOrEqual(400);
   });
+});
+
+/** 2,000 events of one workspace through a proxy on `store`, in 100 requests of 20; every answer 200. */
+async function send2000(store: ReturnType<typeof createRedisStore>) {
+  upstream.emulator.reset();
+  // No budgets: one test client sends 2,000 events in a second.
+  const proxy = createProxy({ workspaceId: WORKSPACE, keys: KEYS, sdkUrl: upstream.url, store, rateLimits: { experienceEvents: {} } });
+  for (let i = 0; i < 10; i++) {
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        proxy(
+          new Request('https://shop.example/v1/experiences/events', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(experienceBody(20)),
+          }),
+        ).then((r) => r.status),
+      ),
+    );
+    expect(statuses).toEqual(Array.from({ length: 10 }, () => 200));
+  }
+  expect((await upstream.experienceEvents()).unique).toBe(2_000);
+}
+
+/** The event keys under `prefix` on each of `masters`. */
+function eventKeysOn(masters: ClusterNode[], prefix: string): Promise<number[]> {
+  return Promise.all(masters.map(async (master) => Number(/^:(\d+)/.exec(await master.server.command('EVAL', `return #redis.call('KEYS', '${prefix}ev:*')`, '0'))![1])));
+}
+
+describe('Redis Cluster of 6 masters: the same workspace uses every master', () => {
+  let six: RedisCluster | undefined;
+  let sixRedis: RedisStoreConnection | undefined;
+  afterAll(async () => {
+    await sixRedis?.close();
+    await six?.stop();
+  });
+
+  it('2,000 events of one workspace: each of the six masters holds ≥ 10 % of its event keys; readiness probes every master and is ready', async () => {
+    six = await startRedisCluster({ masters: 6, replicas: 0 });
+    sixRedis = await connectRedisStore(six.url, { onError: quiet });
+    const prefix = `spread6:${randomUUID().slice(0, 8)}:`;
+    await send2000(createRedisStore(sixRedis.client, { prefix }));
+    const masters = await six.masters();
+    expect(masters).toHaveLength(6);
+    const counts = await eventKeysOn(masters, prefix);
+    console.log(`6 masters: one workspace's 2,000 event keys ${counts.join(' / ')} (${counts.map((n) => `${((100 * n) / 2_000).toFixed(1)} %`).join(' / ')})`);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(2_000);
+    for (const count of counts) expect(count).toBeGreaterThanOrEqual(200);
+    // Every master holds probe keys (as node-redis maps the slots), and the claim on all of them succeeds.
+    const slots = (sixRedis.client as unknown as { slots: Array<{ master: object }>; masters: object[] }).slots;
+    const probed = new Set(probeKeys(WORKSPACE, 'readyz-x').map((key) => slots[keySlot(`engage:${key}`)]!.master));
+    expect(probed.size).toBe(6);
+    const options = { workspaceId: WORKSPACE, keys: KEYS, sdkUrl: upstream.url, store: sixRedis.store };
+    const ready = await withProbes(createProxy(options), { options, store: sixRedis.store })(new Request('http://proxy.test/readyz'));
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { keys: 'ok', store: 'ok' } }]);
+  }, 60_000);
+
+  it('a slot moved to another master (a resharding): the call that meets it fails once as a redirection, node-redis’s table is refreshed, the next call claims there', async () => {
+    const store = createRedisStore(sixRedis!.client, { prefix: 'moved:' });
+    const client = sixRedis!.client as unknown as { slots: Array<{ master: { port: number } }> };
+    const masters = await six!.masters();
+    const from = masters[0]!;
+    const to = masters[1]!;
+    // An empty slot in the middle of `from`'s range, and event keys: one in another slot of `from`
+    // (first, so it names the group's marker and routes the script), one in the slot that moves.
+    const slotOf = (key: string) => keySlot(`moved:${key}`);
+    const fromSlots = Array.from({ length: SLOTS }, (_, slot) => slot).filter((slot) => client.slots[slot]!.master.port === from.port);
+    let moving = fromSlots[Math.floor(fromSlots.length / 2)]!;
+    while ((await from.server.command('CLUSTER', 'COUNTKEYSINSLOT', String(moving))) !== ':0\r\n') moving++;
+    const draw = (ok: (slot: number) => boolean) => {
+      for (;;) {
+        const key = eventKeyer(WORKSPACE)(randomUUID());
+        if (ok(slotOf(key))) return key;
+      }
+    };
+    const stays = () => draw((slot) => slot !== moving && client.slots[slot]!.master.port === from.port);
+    const pair = () => [stays(), draw((slot) => slot === moving)];
+    expect(await store.claim([stays()], 'before', 60_000, 60_000)).toEqual(['claimed']);
+    // Moved by hand, as redis-cli --cluster reshard does for an empty slot: every master told.
+    await to.server.command('CLUSTER', 'SETSLOT', String(moving), 'NODE', to.id);
+    for (const master of masters) if (master !== to) await master.server.command('CLUSTER', 'SETSLOT', String(moving), 'NODE', to.id);
+    const errors: unknown[] = [];
+    let claimed: string[] | undefined;
+    for (let attempt = 0; attempt < 5 && !claimed; attempt++) {
+      await store.claim(pair(), `after${attempt}`, 60_000, 60_000).then(
+        (states) => (claimed = states),
+        (error: unknown) => errors.push(error),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    console.log(`slot ${moving} moved: ${errors.length} call(s) failed (${errors.map((e) => storeErrorKind(e)).join(', ')}) before node-redis's table said where it is`);
+    expect(claimed).toEqual(['claimed', 'claimed']);
+    expect(errors.length).toBeLessThanOrEqual(1);
+    for (const error of errors) expect(storeErrorKind(error)).toBe('redirection');
+    expect(client.slots[moving]!.master.port).toBe(to.port);
+  }, 60_000);
 });
 
 describe('Redis Cluster read through a single-node client', () => {

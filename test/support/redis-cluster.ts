@@ -1,6 +1,7 @@
-// A real Redis Cluster for the tests that claim cluster behaviour: 3 masters + 3 replicas, six
-// redis-server processes (test/support/redis-server.ts), each in its own temp dir (nodes.conf is per
-// node) on a free loopback port, joined by `redis-cli --cluster create`, stopped by their pids.
+// A real Redis Cluster for the tests that claim cluster behaviour: 3 masters + 3 replicas (or the
+// masters and replicas asked for), redis-server processes (test/support/redis-server.ts), each in
+// its own temp dir (nodes.conf is per node) on a free loopback port, joined by `redis-cli --cluster
+// create`, stopped by their pids.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startRedisServer, type RedisServer } from './redis-server';
@@ -19,7 +20,7 @@ export interface ClusterNode {
 }
 
 export interface RedisCluster {
-  /** The six servers, in start order (the first three are the masters at creation). */
+  /** The servers, in start order (the first `masters` are the masters at creation). */
   servers: RedisServer[];
   /** `redis://127.0.0.1:<port of the first node>`: one node, as a managed cluster's endpoint is named. */
   url: string;
@@ -39,12 +40,18 @@ const NODE_TIMEOUT_MS = 2_000;
 export interface RedisClusterOptions {
   /** Every node requires it (`requirepass`, and `masterauth` for the replicas), as managed clusters do. */
   password?: string;
+  /** @default 3 */
+  masters?: number;
+  /** Replicas of each master. @default 1 */
+  replicas?: number;
 }
 
 export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<RedisCluster> {
   const auth = options.password ? ['--requirepass', options.password, '--masterauth', options.password] : [];
   const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(NODE_TIMEOUT_MS), ...auth];
-  const servers = await Promise.all(Array.from({ length: 6 }, () => startRedisServer({ args })));
+  const masters = options.masters ?? 3;
+  const replicas = options.replicas ?? 1;
+  const servers = await Promise.all(Array.from({ length: masters * (1 + replicas) }, () => startRedisServer({ args })));
   // redis-cli, which can authenticate, for everything the helper asks the nodes.
   const cli = (server: RedisServer, ...command: string[]) =>
     run(REDIS_CLI, ['-p', String(server.port), ...(options.password ? ['--no-auth-warning', '-a', options.password] : []), ...command], { timeout: 5_000 }).then(
@@ -90,7 +97,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
         'create',
         ...servers.map((s) => `127.0.0.1:${s.port}`),
         '--cluster-replicas',
-        '1',
+        String(replicas),
         '--cluster-yes',
         ...(options.password ? ['--no-auth-warning', '-a', options.password] : []),
       ],
@@ -103,8 +110,8 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
     const deadline = Date.now() + 20_000;
     for (;;) {
       const infos = await Promise.all(servers.map((server) => cli(server, 'INFO', 'replication')));
-      const replicas = infos.filter((info) => /role:slave/.test(info));
-      if (replicas.length === 3 && replicas.every((info) => /master_link_status:up/.test(info) && /master_sync_in_progress:0/.test(info))) break;
+      const synced = infos.filter((info) => /role:slave/.test(info));
+      if (synced.length === masters * replicas && synced.every((info) => /master_link_status:up/.test(info) && /master_sync_in_progress:0/.test(info))) break;
       if (Date.now() > deadline) throw new Error(`Redis Cluster replicas did not sync:\n${infos.join('\n---\n')}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

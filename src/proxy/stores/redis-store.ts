@@ -2,7 +2,7 @@
 // and connected. Value imports: none from `redis` (only its shape, below), so this file runs with
 // any client that has these methods.
 import { createHash } from 'node:crypto';
-import { hashTag } from './cluster-slot';
+import { keySlot, slotTag } from './cluster-slot';
 import { timeLimit } from './time-limit';
 import type { ClaimState, ProxyStore } from '../types';
 
@@ -15,6 +15,12 @@ export interface RedisStoreClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   ping?(): Promise<unknown>;
+  /**
+   * A cluster client's slot table (node-redis's `cluster.slots`): which master holds each slot,
+   * as node-redis itself knows it (refreshed on MOVED and after a failover). The store groups a
+   * call's keys by master with it; without it, by slot.
+   */
+  readonly slots?: ArrayLike<{ master?: object } | undefined>;
 }
 
 export interface RedisStoreOptions {
@@ -31,9 +37,9 @@ export interface RedisStoreOptions {
    */
   timeoutMs?: number;
   /**
-   * The client talks to a Redis Cluster: a call's keys are sent in one script per hash tag (a
-   * script's keys must share a slot), the groups in parallel. Detected: a node-redis cluster client
-   * (it has `getMasters`) is one.
+   * The client talks to a Redis Cluster: a call's keys are sent in one script per master that
+   * holds some of them (node-redis's `slots` says which), the scripts in parallel. Detected: a
+   * node-redis cluster client (it has `getMasters`) is one.
    * @default whether the client is a node-redis cluster client
    */
   cluster?: boolean;
@@ -47,15 +53,25 @@ return value`;
 
 // Event keys. A claim writes each key once: `c:<owner>` (SET NX GET, Redis >= 7.0: taken if absent,
 // and what was there, atomically), living as long as an accepted event is remembered. Whether the
-// owner's claim still stands, was accepted or was given up is one marker key per claim (per hash
-// tag on a cluster, so a script's keys share a slot): `c` while it stands (the claim's TTL: an
-// owner that dies lets its events go), `a` once the upstream accepted them (the dedup window), gone
-// once released. A commit or a release then writes one key, not one per event: the per-event
-// write was a third of Redis's CPU per request.
+// owner's claim still stands, was accepted or was given up is one marker key per claim (per master
+// on a cluster, see below): `c` while it stands (the claim's TTL: an owner that dies lets its
+// events go), `a` once the upstream accepted them (the dedup window), gone once released. A commit
+// or a release then writes one key, not one per event: the per-event write was a third of Redis's
+// CPU per request.
 //
 // The scripts take a call's keys together: one command instead of one per event (in node-redis,
-// ~0.3 ms against ~0.75 ms for 20 keys). On a Redis Cluster, one script per hash tag: the proxy
-// tags its event keys with workspace + shard (pipeline/event-keys.ts).
+// ~0.3 ms against ~0.75 ms for 20 keys).
+//
+// On a Redis Cluster, one script per master a call touches: event keys carry no hash tag (one
+// workspace spreads over all 16,384 slots), the store groups a call's keys by the master
+// node-redis says holds each slot, and each group goes as one script flagged
+// `allow-cross-slot-keys` (Redis 7.0: a script may touch keys of any slot its node holds; the
+// keys it declares must still share one). It declares one key, the owner's marker for that
+// master, placed in the slot of the group's first key (`{<tag>}`, cluster-slot.ts), which routes
+// it; the event keys go as arguments. Each key's value names its marker's tag,
+// `c:<owner>/<tag>`, so another owner finds the marker. A key the node no longer holds (a slot
+// moved since node-redis last looked) fails the script ("non local key", a redirection): the call
+// fails as any store failure does, and the MOVED of the next call refreshes node-redis's table.
 
 // KEYS: the owner's marker, then the event keys; ARGV: `c:<owner>`, the claim's TTL, the keys' TTL.
 // Answers per key: false (claimed now), 'a' (accepted: by the old per-key mark, or the owner's own
@@ -100,6 +116,54 @@ const RELEASE = `for _, key in ipairs(KEYS) do
 end
 return 0`;
 
+// The cluster's scripts: KEYS[1] the owner's marker on this master, the event keys in ARGV.
+const ACROSS_SLOTS = '#!lua flags=allow-cross-slot-keys\n';
+
+// ARGV: `c:<owner>/<tag>`, the claim's TTL, the keys' TTL, then the event keys. Answers as CLAIM.
+const CLUSTER_CLAIM = `${ACROSS_SLOTS}redis.call('SET', KEYS[1], 'c', 'NX', 'PX', ARGV[2])
+local out = {}
+for i = 4, #ARGV do
+  local was = redis.call('SET', ARGV[i], ARGV[1], 'NX', 'GET', 'PX', ARGV[3])
+  if was == ARGV[1] then was = redis.call('GET', KEYS[1]) == 'a' and 'a' end
+  out[i - 3] = was
+end
+return out`;
+
+// ARGV: `c:<owner>/<tag>`, the claim's TTL, the keys' TTL, n, then the n keys, the marker of each
+// one's holder as seen, and the value seen on each. Answers as TAKE_OVER.
+const CLUSTER_TAKE_OVER = `${ACROSS_SLOTS}local n = tonumber(ARGV[4])
+local out = {}
+for i = 1, n do
+  local key = ARGV[4 + i]
+  local now = redis.call('GET', key)
+  local state = 'p'
+  if not now or now == ARGV[1] then state = 'c'
+  elseif now == 'a' then state = 'a'
+  elseif now == ARGV[4 + 2 * n + i] then
+    local holder = redis.call('GET', ARGV[4 + n + i])
+    if holder == 'a' then state = 'a' elseif not holder then state = 'c' end
+  end
+  if state == 'c' and now ~= ARGV[1] then redis.call('SET', key, ARGV[1], 'PX', ARGV[3]) end
+  out[i] = state
+end
+redis.call('SET', KEYS[1], 'c', 'NX', 'PX', ARGV[2])
+return out`;
+
+// Markers of one master: KEYS[1] and ARGV[3..]; ARGV: 'a', the dedup window.
+const CLUSTER_COMMIT = `${ACROSS_SLOTS}redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+for i = 3, #ARGV do redis.call('SET', ARGV[i], ARGV[1], 'PX', ARGV[2]) end
+return 0`;
+
+// Markers of one master: KEYS[1] and ARGV[2..]; ARGV[1]: 'c'.
+const CLUSTER_RELEASE = `${ACROSS_SLOTS}if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+for i = 2, #ARGV do
+  if redis.call('GET', ARGV[i]) == ARGV[1] then redis.call('DEL', ARGV[i]) end
+end
+return 0`;
+
+// Nothing, routed by its one key: a MOVED for a key whose slot moved refreshes node-redis's table.
+const LOCATE = 'return 0';
+
 const ACCEPTED = 'a';
 const STANDING = 'c';
 /** How long a commit waits for others to go with it (see `commit`). */
@@ -111,9 +175,9 @@ const CLAIM_PREFIX = 'c:';
  * workspace. One string per event key, `c:<owner>`, and one marker per claim saying whether it
  * stands, was accepted or was given up (see the scripts above); one integer per rate-limit
  * window. Commit or release a claim whole: its marker answers for all of its keys. A call's
- * event keys go in one script (the proxy tags them with the workspace, so on a Cluster they share
- * a slot). node-redis writes all commands issued in the same tick in one socket write, so the
- * calls a proxy request makes together cost one round trip.
+ * event keys go in one script, on a Redis Cluster one script per master holding some of them.
+ * node-redis writes all commands issued in the same tick in one socket write, so the calls a
+ * proxy request makes together cost one round trip (per master).
  *
  * Make the client with `disableOfflineQueue: true` (commands fail at once while Redis is down,
  * instead of waiting and running late) and an `'error'` listener (without one an unreachable
@@ -136,7 +200,9 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     throw new RangeError(`createRedisStore: timeoutMs must be a positive number of milliseconds (got ${timeoutMs})`);
   }
   const cluster = options.cluster ?? typeof (client as { getMasters?: unknown }).getMasters === 'function';
-  const shas = new Map([INCREMENT, CLAIM, TAKE_OVER, COMMIT, RELEASE].map((source) => [source, sha1(source)]));
+  const shas = new Map(
+    [INCREMENT, CLAIM, TAKE_OVER, COMMIT, RELEASE, CLUSTER_CLAIM, CLUSTER_TAKE_OVER, CLUSTER_COMMIT, CLUSTER_RELEASE, LOCATE].map((source) => [source, sha1(source)]),
+  );
 
   // EVALSHA sends 40 bytes instead of the script; a node with an empty script cache (restarted, or
   // a replica just promoted) answers NOSCRIPT once, and EVAL, routed by the same first key to the
@@ -150,37 +216,127 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
   }
 
   /**
-   * `call(group, indexes)` over the full key names `keys`, answered in their order: once for all
-   * of them, or on a cluster once per hash tag (a script's keys must share a slot), all sent in
-   * the same tick (node-redis writes them to each node's socket together), so a call costs one
-   * round trip per node whatever the number of groups.
+   * How the claims of one owner sit in Redis: its scripts, where its markers are. Every call of a
+   * store call goes out in the same tick, so node-redis writes a node's share in one socket write.
    */
-  function perTag(keys: readonly string[], call: (group: string[], indexes: readonly number[]) => Promise<unknown>): Promise<unknown[]> {
-    if (!cluster) return call(keys as string[], Array.from(keys.keys())) as Promise<unknown[]>;
-    const groups = new Map<string, number[]>();
-    keys.forEach((key, i) => {
-      const tag = hashTag(key);
-      const group = groups.get(tag);
-      if (group) group.push(i);
-      else groups.set(tag, [i]);
-    });
-    const out: unknown[] = new Array(keys.length);
-    return Promise.all(
-      [...groups.values()].map((indexes) =>
-        call(
-          indexes.map((i) => keys[i]!),
-          indexes,
-        ).then((answer) => {
-          if (Array.isArray(answer)) indexes.forEach((index, j) => (out[index] = (answer as unknown[])[j]));
-        }),
-      ),
-    ).then(() => out);
+  const layout: Layout = cluster ? clusterLayout() : singleLayout();
+
+  /** One Redis: a call is one script, the owner's claim one marker. */
+  function singleLayout(): Layout {
+    const marker = (owner: string) => `${prefix}o:${owner}`;
+    return {
+      claim: (full, owner, args) => script(CLAIM, [marker(owner), ...full], [CLAIM_PREFIX + owner, ...args]) as Promise<unknown[]>,
+      takeOver: (full, seen, owner, args) =>
+        script(
+          TAKE_OVER,
+          [marker(owner), ...full, ...seen.map((value) => marker(value.startsWith(CLAIM_PREFIX) ? value.slice(CLAIM_PREFIX.length) : value))],
+          [CLAIM_PREFIX + owner, ...args, ...seen],
+        ) as Promise<unknown[]>,
+      markers: (_keys, owner) => [marker(owner)],
+      commit: (markers, ttl) => script(COMMIT, markers, [ACCEPTED, ttl]),
+      release: (markers) => script(RELEASE, markers, [STANDING]),
+    };
   }
 
-  /** The marker of `owner`'s claim on the full key `key`: one per claim, or per hash tag on a cluster. */
-  const marker = cluster ? (key: string, owner: string) => `${prefix}{${hashTag(key)}}:o:${owner}` : (_key: string, owner: string) => `${prefix}o:${owner}`;
-  /** The markers of `owner`'s claims on `keys` (the store's keys, not yet prefixed), each once. */
-  const markers = (keys: readonly string[], owner: string) => (cluster ? [...new Set(keys.map((key) => marker(prefix + key, owner)))] : [marker('', owner)]);
+  /** A Redis Cluster: one script per master a call touches, the owner's claim one marker per master. */
+  function clusterLayout(): Layout {
+    const table = () => client.slots;
+    /** `keys` (full names) grouped by the master node-redis says holds their slot (by slot when it does not know). */
+    function byMaster(keys: readonly string[]): Array<{ master: unknown; slot: number; indexes: number[] }> {
+      const slots = table();
+      const groups = new Map<unknown, { master: unknown; slot: number; indexes: number[] }>();
+      for (let i = 0; i < keys.length; i++) {
+        const slot = keySlot(keys[i]!);
+        const master = slots?.[slot]?.master ?? slot;
+        const group = groups.get(master);
+        if (group) group.indexes.push(i);
+        else groups.set(master, { master, slot, indexes: [i] });
+      }
+      return [...groups.values()];
+    }
+    /**
+     * Each group's call, all in the same tick; the answers put back in the keys' order. A group
+     * whose node no longer holds one of its keys' slots (moved since node-redis last looked) fails
+     * with "non local key", which node-redis does not read as a redirection: a one-key script per
+     * key of the group then meets the MOVED that makes node-redis refresh its slot table.
+     */
+    function perMaster(keys: readonly string[], call: (group: { master: unknown; slot: number; indexes: number[] }) => Promise<unknown>): Promise<unknown[]> {
+      const out: unknown[] = new Array(keys.length);
+      return Promise.all(
+        byMaster(keys).map((group) =>
+          call(group).then(
+            (answer) => {
+              if (Array.isArray(answer)) group.indexes.forEach((index, j) => (out[index] = (answer as unknown[])[j]));
+            },
+            (error: unknown) => {
+              if (/non local key/.test(String((error as Error)?.message))) {
+                for (const i of group.indexes) script(LOCATE, [keys[i]!], []).catch(() => {});
+              }
+              throw error;
+            },
+          ),
+        ),
+      ).then(() => out);
+    }
+    // The tag of each owner's marker on each master, from its claim to its commit or release: a
+    // later claim of the same owner on that master reuses it, and the commit finds every marker
+    // even if the slots moved meanwhile. Bounded: an owner never committed nor released is
+    // forgotten first (its markers are then found from its keys, as where the slots are now).
+    const owned = new Map<string, Map<unknown, string>>();
+    const OWNED_MAX = 10_000;
+    function tagOf(owner: string, master: unknown, slot: number): string {
+      let tags = owned.get(owner);
+      if (!tags) {
+        if (owned.size >= OWNED_MAX) owned.delete(owned.keys().next().value!);
+        owned.set(owner, (tags = new Map<unknown, string>()));
+      }
+      let tag = tags.get(master);
+      if (tag === undefined) tags.set(master, (tag = slotTag(slot)));
+      return tag;
+    }
+    const marker = (tag: string, owner: string) => `${prefix}{${tag}}:o:${owner}`;
+    /** The marker a value `c:<owner>/<tag>` names; a value without a tag, a marker beside `key` (none there: the claim counts as gone). */
+    function holderMarker(value: string, key: string): string {
+      const holder = value.startsWith(CLAIM_PREFIX) ? value.slice(CLAIM_PREFIX.length) : value;
+      const at = holder.lastIndexOf('/');
+      return at < 0 ? marker(slotTag(keySlot(key)), holder) : marker(holder.slice(at + 1), holder.slice(0, at));
+    }
+    /** `markers` grouped by master, each group one script: `[first, ...rest]` as KEYS[1] and arguments. */
+    function markerScripts(source: string, markers: readonly string[], args: string[]): Promise<unknown> {
+      return perMaster(markers, ({ indexes }) => script(source, [markers[indexes[0]!]!], [...args, ...indexes.slice(1).map((i) => markers[i]!)]));
+    }
+    return {
+      claim: (full, owner, args) =>
+        perMaster(full, ({ master, slot, indexes }) => {
+          const tag = tagOf(owner, master, slot);
+          return script(CLUSTER_CLAIM, [marker(tag, owner)], [`${CLAIM_PREFIX}${owner}/${tag}`, ...args, ...indexes.map((i) => full[i]!)]);
+        }),
+      takeOver: (full, seen, owner, args) =>
+        perMaster(full, ({ master, slot, indexes }) => {
+          const tag = tagOf(owner, master, slot);
+          return script(
+            CLUSTER_TAKE_OVER,
+            [marker(tag, owner)],
+            [
+              `${CLAIM_PREFIX}${owner}/${tag}`,
+              ...args,
+              String(indexes.length),
+              ...indexes.map((i) => full[i]!),
+              ...indexes.map((i) => holderMarker(seen[i]!, full[i]!)),
+              ...indexes.map((i) => seen[i]!),
+            ],
+          );
+        }),
+      markers(keys, owner) {
+        const tags = owned.get(owner);
+        owned.delete(owner);
+        if (tags) return [...tags.values()].map((tag) => marker(tag, owner));
+        return byMaster(keys.map((key) => prefix + key)).map(({ slot }) => marker(slotTag(slot), owner));
+      },
+      commit: (markers, ttl) => markerScripts(CLUSTER_COMMIT, markers, [ACCEPTED, ttl]),
+      release: (markers) => markerScripts(CLUSTER_RELEASE, markers, [STANDING]),
+    };
+  }
 
   // Calls that timed out and whose commands Redis has not answered yet. While there are any,
   // Redis is stalled (or the client is holding commands offline): new calls fail at once instead
@@ -198,7 +354,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     });
   }
 
-  // Commits wait up to COMMIT_BATCH_MS and go together: one script (per hash tag on a cluster)
+  // Commits wait up to COMMIT_BATCH_MS and go together: one script (per master on a cluster)
   // for every request that committed meanwhile, instead of one per request. A commit runs after
   // the proxy's answer (waitUntil), so the wait costs no request any time; until it lands the
   // claims stand, and a concurrent re-send waits for it.
@@ -212,7 +368,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     commits.clear();
     return Promise.all(
       batches.map(([ttl, batch]) =>
-        bounded('commit', () => perTag(batch.markers, (group) => script(COMMIT, group, [ACCEPTED, ttl]))).then(
+        bounded('commit', () => layout.commit(batch.markers, ttl)).then(
           () => batch.waiters.forEach((waiter) => waiter.resolve()),
           (error: unknown) => batch.waiters.forEach((waiter) => waiter.reject(error)),
         ),
@@ -221,18 +377,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
   }
 
   function sendRelease(keys: readonly string[], owner: string): Promise<unknown> {
-    return perTag(markers(keys, owner), (group) => script(RELEASE, group, [STANDING]));
-  }
-
-  /**
-   * The keys (full names) another owner held at CLAIM, `seen` their values then: each is taken
-   * over where that claim was given up or expired, accepted where it was committed, else pending.
-   */
-  function takeOver(full: readonly string[], seen: readonly string[], mine: string, args: string[]): Promise<unknown[]> {
-    const holder = (i: number) => marker(full[i]!, seen[i]!.startsWith(CLAIM_PREFIX) ? seen[i]!.slice(CLAIM_PREFIX.length) : seen[i]!);
-    return perTag(full, (group, indexes) =>
-      script(TAKE_OVER, [marker(group[0]!, mine), ...group, ...indexes.map(holder)], [CLAIM_PREFIX + mine, ...args, ...indexes.map((i) => seen[i]!)]),
-    );
+    return layout.release(layout.markers(keys, owner));
   }
 
   const store: ProxyStore & { [FLUSH]: () => Promise<void> } = {
@@ -247,7 +392,6 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     async claim(keys, owner, ttlMs, acceptedMs) {
       if (keys.length === 0) return [];
       const full = keys.map((key) => prefix + key);
-      const mine = CLAIM_PREFIX + owner;
       // A key outlives its owner's marker: the claim, then the dedup window from the commit.
       const args = [String(px(ttlMs)), String(px(ttlMs + acceptedMs))];
       let sent = false;
@@ -257,13 +401,13 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
           return work();
         });
       try {
-        const previous = await send('claim', () => perTag(full, (group) => script(CLAIM, [marker(group[0]!, owner), ...group], [mine, ...args])));
+        const previous = await send('claim', () => layout.claim(full, owner, args));
         const states = previous.map((was): ClaimState => (was === null || was === undefined ? 'claimed' : was === ACCEPTED ? 'accepted' : 'pending'));
         // Keys another owner held (a re-send; usually none): a second look, at that owner's marker.
         const held = states.flatMap((state, i) => (state === 'pending' ? [i] : []));
         if (held.length > 0) {
           const answers = await send('claim', () =>
-            takeOver(
+            layout.takeOver(
               held.map((i) => full[i]!),
               held.map((i) => previous[i] as string),
               owner,
@@ -288,7 +432,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
         const ttl = String(px(ttlMs));
         let batch = commits.get(ttl);
         if (!batch) commits.set(ttl, (batch = { markers: [], waiters: [] }));
-        batch.markers.push(...markers(keys, owner));
+        batch.markers.push(...layout.markers(keys, owner));
         batch.waiters.push({ resolve, reject });
         // flushCommits settles every waiter itself and never rejects.
         commitTimer ??= setTimeout(() => void flushCommits(), COMMIT_BATCH_MS);
@@ -319,6 +463,18 @@ export function flushRedisStore(store: ProxyStore): Promise<void> {
 }
 
 const FLUSH = Symbol('engage-sdk.redis-store.flush');
+
+/** The scripts of one layout (one Redis, or a cluster) over full key names. */
+interface Layout {
+  /** Per key: null (claimed now), 'a', or the value another owner left. */
+  claim(full: readonly string[], owner: string, args: string[]): Promise<unknown[]>;
+  /** Keys another owner held, `seen` their values: per key 'c', 'a' or 'p'. */
+  takeOver(full: readonly string[], seen: readonly string[], owner: string, args: string[]): Promise<unknown[]>;
+  /** The markers of `owner`'s claims on `keys` (the store's keys, not yet prefixed), each once; the owner's claim is then done. */
+  markers(keys: readonly string[], owner: string): string[];
+  commit(markers: readonly string[], ttl: string): Promise<unknown>;
+  release(markers: readonly string[]): Promise<unknown>;
+}
 
 // PX takes a positive integer; a window about to end still gets 1 ms.
 function px(ttlMs: number): number {

@@ -9,7 +9,7 @@ export const STORE_ERROR_KINDS: readonly StoreErrorKind[] = ['redirection', 'tim
 // Object store's.
 const KINDS: ReadonlyArray<[StoreErrorKind, RegExp]> = [
   ['timeout', /timed out|have not answered|not answered calls/i],
-  ['redirection', /\b(MOVED|ASK|CROSSSLOT|TRYAGAIN)\b|[Rr]edirection/],
+  ['redirection', /\b(MOVED|ASK|CROSSSLOT|TRYAGAIN)\b|[Rr]edirection|non local key|do not hash to the same slot/],
   [
     'connection',
     /\b(CLUSTERDOWN|MASTERDOWN|LOADING|READONLY|NOAUTH|WRONGPASS|NOPERM)\b|offline|closed|ECONN|EPIPE|EHOSTUNREACH|ENOTFOUND|ETIMEDOUT|socket|unreachable|Cannot find node|root nodes|not connected|answered 5\d\d/i,
