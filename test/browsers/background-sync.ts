@@ -286,11 +286,13 @@ function describeChromium(): void {
       rows.push(`[sync] lastChance failed: 0 dropped; next visit 3/3 once, ${ms} ms`);
     });
 
+    // The page's registration's pending sync tags; null while the page cannot see its registration
+    // (seen once on a loaded CI run, right after a new context went offline), so callers poll.
     const syncTags = (page: Page) =>
-      page.evaluate(
-        async (script) => ((await navigator.serviceWorker.getRegistration(script)) as unknown as { sync: { getTags(): Promise<string[]> } }).sync.getTags(),
-        WORKER,
-      );
+      page.evaluate(async (script) => {
+        const registration = (await navigator.serviceWorker.getRegistration(script)) as unknown as { sync: { getTags(): Promise<string[]> } } | undefined;
+        return registration ? registration.sync.getTags() : null;
+      }, WORKER);
 
     test('a page open while the worker delivers: no event sent twice, twice over', async () => {
       // A slow upstream, so that the page's run and the worker's overlap.
@@ -310,7 +312,12 @@ function describeChromium(): void {
           15_000,
           'a NetworkError',
         );
-        expect(await syncTags(page)).toEqual([`engage-sdk:${namespace}`]);
+        await until(
+          () => syncTags(page),
+          (tags) => tags?.join() === `engage-sdk:${namespace}`,
+          15_000,
+          'the sync the page asked for',
+        );
         stack.down = false;
         const since = Date.now();
         // The page hears `online` and delivers; the browser fires the worker's sync at the same moment.
@@ -319,7 +326,7 @@ function describeChromium(): void {
         // The sync ran and succeeded (a failed one stays registered, for a retry).
         await until(
           () => syncTags(page),
-          (tags) => tags.length === 0,
+          (tags) => tags?.length === 0,
           15_000,
           'the sync to complete',
         );
