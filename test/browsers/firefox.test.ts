@@ -1,7 +1,6 @@
 import { describeApps } from './apps';
 import { describeDeviceClocks } from './device-clock';
 import { describeConsent } from './consent';
-import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
 import { describeEngine } from './scenarios';
 
@@ -10,4 +9,3 @@ describeInspect('firefox');
 describeApps('firefox');
 describeDeviceClocks('firefox');
 describeConsent('firefox');
-describeBackgroundSync('firefox');
