@@ -1,5 +1,6 @@
 // Two builds: ESM + declarations for bundlers and Node (one chunk graph, so `engage-sdk` never
-// pulls server code), and the self-contained, minified script-tag build `dist/engage.iife.js`.
+// pulls server code), and the self-contained, minified classic scripts: the script tag
+// `dist/engage.iife.js`, its inspection mode and the delivery service worker `dist/engage-sw.js`.
 import typescript from '@rollup/plugin-typescript';
 import resolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
@@ -68,6 +69,12 @@ export default [
     // when the URL asks for it (`?engage-inspect`).
     input: 'src/inspect-script.ts',
     output: { file: 'dist/engage.inspect.js', format: 'iife', strict: false },
+    plugins: [resolve({ browser: true }), ts(false), constToLet(), terser(IIFE_TERSER)],
+  },
+  {
+    // The delivery service worker: a classic script, so that a site's own worker can importScripts it.
+    input: 'src/engage-sw.ts',
+    output: { file: 'dist/engage-sw.js', format: 'iife', strict: false },
     plugins: [resolve({ browser: true }), ts(false), constToLet(), terser(IIFE_TERSER)],
   },
 ];

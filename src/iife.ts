@@ -7,6 +7,7 @@
 //
 // data- options of the script element (all optional but data-endpoint, which turns on the default
 // tracker): data-customer-id, data-batch-size, data-flush-interval (ms), data-namespace,
+// data-service-worker (the URL of engage-sw.js: delivery with no page open, where Background Sync exists),
 // data-consent (`granted` — the default —, `pending` or `denied`), data-honor-global-privacy-control
 // ="false" to let Global Privacy Control pass, data-auto-observe="false" to leave
 // `[data-engage-context]` elements alone, and data-page-views
@@ -47,6 +48,7 @@ if (typeof document === 'object') {
       namespace: data.namespace,
       consent: data.consent as ConsentState | undefined,
       honorGlobalPrivacyControl: data.honorGlobalPrivacyControl !== 'false',
+      serviceWorker: data.serviceWorker,
       onError,
     }));
     // `?engage-inspect` in the URL (remembered for the tab; `=off` forgets it) loads the inspection

@@ -1,4 +1,5 @@
 import { DroppedEventsError, type EngageError, ValidationError } from '../errors';
+import { backgroundSync } from './background-sync';
 import { createDelivery, type Delivery } from './delivery';
 import { createEventQueue, DATABASE, type EventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
@@ -94,7 +95,20 @@ export function createTracker(options: TrackerOptions): Tracker {
     } else if (next === GRANTED && !destroyed) {
       storage((s) => s.removeItem(consentKey));
       queue ??= newQueue();
-      delivery ??= createDelivery(options, url, queue, () => customerId, report, tap);
+      if (!delivery) {
+        // The service worker too is registered on the first grant, not before: a registration is
+        // something stored on the device. It delivers only what consent let into the queue.
+        const wake = backgroundSync(options, url, namespace, report);
+        delivery = createDelivery(
+          options,
+          url,
+          queue,
+          () => customerId,
+          report,
+          tap,
+          () => state === GRANTED && wake?.(),
+        );
+      }
       for (const event of held) {
         queue.push(event);
         delivery[0](event);

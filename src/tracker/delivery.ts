@@ -39,6 +39,8 @@ export type Delivery = [
  * @param url the proxy's events URL
  * @param customer the current customer, read at each batch (events recorded before it was known wait for it)
  * @param tap where each step is reported (tap.ts)
+ * @param wake asks for delivery without this page (background-sync.ts): called when a failure
+ *   streak begins, and when the page hides while delivery fails or the browser is offline
  */
 export function createDelivery(
   options: TrackerOptions,
@@ -47,6 +49,7 @@ export function createDelivery(
   customer: () => string | undefined,
   report: (error: EngageError) => void,
   tap: Tap,
+  wake?: () => void,
 ): Delivery {
   // `??`, not destructuring defaults: null means "not given" too.
   const batchSize = options.batchSize ?? 20;
@@ -213,7 +216,10 @@ export function createDelivery(
     }
     failures++;
     blockedUntil = Date.now() + retryDelay(verdict, failures, retryAfterMs);
-    if (failures === 1 || verdict === HOLD) report(error!);
+    if (failures === 1 || verdict === HOLD) {
+      report(error!);
+      wake?.();
+    }
     throw error!;
   }
 
@@ -228,6 +234,8 @@ export function createDelivery(
   function onHide(): void {
     if (hidden) return;
     hidden = true;
+    // Delivery fails or the browser is offline: what this page leaves is for the service worker.
+    if (failures || !navigator.onLine) wake?.();
     // While the upstream fails, the events wait durably: a request the page cannot follow up would
     // be retried by the proxy alongside the next page's (WebKit, reload while failing: 187 of 200 twice).
     let rest = failures ? [] : unsent([...mine]);

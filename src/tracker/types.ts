@@ -61,6 +61,13 @@ export interface TrackerOptions {
    * whose counsel says the signal does not apply to them. @default true
    */
   honorGlobalPrivacyControl?: boolean | null;
+  /**
+   * The URL of `engage-sw.js` (or of the site's own service worker that imports it): where
+   * Background Sync exists (Chromium), events this page could not deliver leave when the
+   * connection returns, with no page of the site open. Elsewhere it changes nothing.
+   * @example '/engage-sw.js'
+   */
+  serviceWorker?: string | null;
 }
 
 /**

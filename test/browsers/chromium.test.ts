@@ -1,6 +1,7 @@
 import { describeApps } from './apps';
 import { describeDeviceClocks } from './device-clock';
 import { describeConsent } from './consent';
+import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
 import { describeEngine } from './scenarios';
 
@@ -9,3 +10,4 @@ describeInspect('chromium');
 describeApps('chromium');
 describeDeviceClocks('chromium');
 describeConsent('chromium');
+describeBackgroundSync('chromium');
