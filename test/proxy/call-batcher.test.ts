@@ -1,6 +1,7 @@
-// The batcher that merges concurrent Redis calls per master: at once when idle, one batch for
-// what arrived meanwhile, a cap per batch, a failure failing every item of its batch, and items
-// withdrawn before they are sent. Pure logic, driven by hand-settled promises.
+// The batcher that merges concurrent Redis calls per master: the calls of one turn together,
+// one batch for what arrived while one was in flight, a cap per batch, a failure failing every
+// item of its batch, and items withdrawn before they are sent. Pure logic, driven by
+// hand-settled promises.
 import { describe, expect, it } from 'vitest';
 import { createCallBatcher } from '../../src/proxy/stores/call-batcher';
 
@@ -14,56 +15,64 @@ function recorder() {
   return { batches, send };
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** The end of the current event-loop turn (after the batcher's own setImmediate). */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('createCallBatcher', () => {
-  it('sends at once when nothing is in flight; what arrives meanwhile goes as one batch when it returns', async () => {
+  it('the calls of one turn go together at its end; what arrives while they are in flight goes as one batch when they return', async () => {
     const { batches, send } = recorder();
     const batcher = createCallBatcher(send, (item: string) => item.length, 100);
-    const first = batcher.add('m1', 'a');
-    expect(batches.map((b) => b.items)).toEqual([['a']]);
-    const queued = ['b', 'c', 'd'].map((item) => batcher.add('m1', item));
-    // Another destination is not held by m1's batch.
+    const first = [batcher.add('m1', 'a'), batcher.add('m1', 'b')];
     const other = batcher.add('m2', 'x');
-    expect(batches.map((b) => b.items)).toEqual([['a'], ['x']]);
+    expect(batches).toEqual([]);
+    await turn();
+    expect(batches.map((b) => [b.to, b.items])).toEqual([
+      ['m1', ['a', 'b']],
+      ['m2', ['x']],
+    ]);
+    const queued = ['c', 'd'].map((item) => batcher.add('m1', item));
+    await turn();
+    // m1 is busy: nothing more sent until its batch returns.
+    expect(batches).toHaveLength(2);
     batches[0]!.resolve();
-    expect(await first).toBe('a!');
-    await tick();
-    expect(batches.map((b) => b.items)).toEqual([['a'], ['x'], ['b', 'c', 'd']]);
+    expect(await Promise.all(first)).toEqual(['a!', 'b!']);
+    await turn();
+    expect(batches.map((b) => b.items)).toEqual([['a', 'b'], ['x'], ['c', 'd']]);
     batches[2]!.resolve();
     batches[1]!.resolve();
-    expect(await Promise.all([...queued, other])).toEqual(['b!', 'c!', 'd!', 'x!']);
-    // Idle again: the next call goes at once.
+    expect(await Promise.all([...queued, other])).toEqual(['c!', 'd!', 'x!']);
+    // Idle again: the next call goes at the end of its turn.
     void batcher.add('m1', 'e');
+    await turn();
     expect(batches.at(-1)!.items).toEqual(['e']);
   });
 
   it('caps a batch by weight (a lone heavier item goes alone) and sends the rest next', async () => {
     const { batches, send } = recorder();
     const batcher = createCallBatcher(send, (item: string) => item.length, 4);
-    void batcher.add('m', 'a');
-    const queued = ['bb', 'cc', 'ddddddd', 'e'].map((item) => batcher.add('m', item));
-    for (let i = 0; i < 4; i++) {
+    const all = ['a', 'bbb', 'cc', 'ddddddd', 'e'].map((item) => batcher.add('m', item));
+    await turn();
+    for (let i = 0; i < 3; i++) {
       batches[i]!.resolve();
-      await tick();
+      await turn();
     }
-    expect(batches.map((b) => b.items)).toEqual([['a'], ['bb', 'cc'], ['ddddddd'], ['e']]);
-    expect(await Promise.all(queued)).toEqual(['bb!', 'cc!', 'ddddddd!', 'e!']);
+    expect(batches.map((b) => b.items)).toEqual([['a', 'bbb'], ['cc'], ['ddddddd'], ['e']]);
+    batches[3]!.resolve();
+    expect(await Promise.all(all)).toEqual(['a!', 'bbb!', 'cc!', 'ddddddd!', 'e!']);
   });
 
   it('a failing batch fails every item in it, and the queue moves on', async () => {
     const { batches, send } = recorder();
     const batcher = createCallBatcher(send, () => 1, 100);
-    void batcher.add('m', 'a').catch(() => {});
-    const queued = ['b', 'c'].map((item) => batcher.add('m', item).catch((error: Error) => error.message));
-    batches[0]!.resolve();
-    await tick();
-    batches[1]!.reject(new Error('non local key'));
-    expect(await Promise.all(queued)).toEqual(['non local key', 'non local key']);
-    const after = batcher.add('m', 'd');
-    expect(batches.at(-1)!.items).toEqual(['d']);
+    const failing = ['a', 'b'].map((item) => batcher.add('m', item).catch((error: Error) => error.message));
+    await turn();
+    const after = batcher.add('m', 'c');
+    batches[0]!.reject(new Error('non local key'));
+    expect(await Promise.all(failing)).toEqual(['non local key', 'non local key']);
+    await turn();
+    expect(batches.at(-1)!.items).toEqual(['c']);
     batches.at(-1)!.resolve();
-    expect(await after).toBe('d!');
+    expect(await after).toBe('c!');
   });
 
   it('a send that throws fails its batch instead of throwing into the caller', async () => {
@@ -81,14 +90,21 @@ describe('createCallBatcher', () => {
     const { batches, send } = recorder();
     const batcher = createCallBatcher(send, () => 1, 100);
     const sent = batcher.add('m', 'a1');
+    await turn();
     const gone = batcher.add('m', 'a2').catch((error: Error) => error.message);
     const kept = batcher.add('m', 'b');
     batcher.withdraw((item) => item.startsWith('a'), new Error('gave up'));
     expect(await gone).toBe('gave up');
     batches[0]!.resolve();
-    await tick();
+    await turn();
     expect(batches.map((b) => b.items)).toEqual([['a1'], ['b']]);
     batches[1]!.resolve();
     expect(await Promise.all([sent, kept])).toEqual(['a1!', 'b!']);
+    // Withdrawn before its turn ended: never sent.
+    const never = batcher.add('n', 'a3').catch((error: Error) => error.message);
+    batcher.withdraw((item) => item === 'a3', new Error('gave up'));
+    await turn();
+    expect(await never).toBe('gave up');
+    expect(batches.map((b) => b.to)).toEqual(['m', 'm']);
   });
 });

@@ -1,7 +1,8 @@
-// Calls bound for one place, merged while that place is busy: the claims of concurrent requests
-// to one Redis master go as one script instead of one each. Nothing waits when nothing is in
-// flight, so a lone request pays no added latency; under load, the calls that arrive during one
-// round trip leave together when it ends.
+// Calls bound for one place, merged: the claims of concurrent requests to one Redis master go as
+// one script instead of one each. The calls of one event-loop turn leave together at its end (as
+// node-redis writes a turn's commands in one socket write anyway: no added round trip), and
+// while a batch is in flight to a place, what arrives for it waits and leaves when that batch
+// returns, so under load a master sees one script per round trip, not one per request.
 
 /** A queued item and how its caller hears the answer. */
 interface Waiting<T, R> {
@@ -10,9 +11,15 @@ interface Waiting<T, R> {
   reject: (error: unknown) => void;
 }
 
+/** One destination: what waits there, and whether a batch is in flight. */
+interface Lane<T, R> {
+  queue: Array<Waiting<T, R>>;
+  busy: boolean;
+}
+
 /** Merges calls per destination; see `createCallBatcher`. */
 export interface CallBatcher<T, R> {
-  /** `item`'s answer, sent at once if nothing is in flight to `to`, else with the next batch there. */
+  /** `item`'s answer, sent with the others of this turn to `to`, or after the batch in flight there. */
   add(to: unknown, item: T): Promise<R>;
   /**
    * Takes the items `match` picks out of the queues, before they are sent, rejecting each with
@@ -24,14 +31,26 @@ export interface CallBatcher<T, R> {
 
 /**
  * At most one batch in flight per destination: `send(to, items)` answers each item, index for
- * index; when it settles, everything queued for `to` meanwhile goes as the next batch (up to
- * `maxWeight` of `weight`, a lone heavier item alone). A failing batch fails each of its items.
+ * index. Items added while nothing is in flight to `to` go at the end of the event-loop turn
+ * (`setImmediate`), together; items added while a batch is in flight go when it settles. A batch
+ * holds up to `maxWeight` of `weight` (a lone heavier item alone); a failing batch fails each of
+ * its items.
  */
 export function createCallBatcher<T, R>(send: (to: unknown, items: T[]) => Promise<readonly R[]>, weight: (item: T) => number, maxWeight: number): CallBatcher<T, R> {
-  // A destination with a batch in flight, and what waits there for it to end.
-  const lanes = new Map<unknown, Array<Waiting<T, R>>>();
+  const lanes = new Map<unknown, Lane<T, R>>();
+  let scheduled = false;
 
-  function dispatch(to: unknown, batch: Array<Waiting<T, R>>): void {
+  function dispatch(to: unknown, lane: Lane<T, R>): void {
+    let taken = 0;
+    let total = 0;
+    while (taken < lane.queue.length) {
+      const w = weight(lane.queue[taken]!.item);
+      if (taken > 0 && total + w > maxWeight) break;
+      total += w;
+      taken++;
+    }
+    const batch = lane.queue.splice(0, taken);
+    lane.busy = true;
     // A send that throws fails its batch like one that rejects.
     new Promise<readonly R[]>((resolve) =>
       resolve(
@@ -45,48 +64,40 @@ export function createCallBatcher<T, R>(send: (to: unknown, items: T[]) => Promi
         (answers) => batch.forEach((waiting, i) => waiting.resolve(answers[i]!)),
         (error: unknown) => batch.forEach((waiting) => waiting.reject(error)),
       )
-      .finally(() => next(to));
+      .finally(() => {
+        lane.busy = false;
+        if (lane.queue.length > 0) dispatch(to, lane);
+        else lanes.delete(to);
+      });
   }
 
-  function next(to: unknown): void {
-    const queue = lanes.get(to);
-    if (!queue) return;
-    if (queue.length === 0) {
-      lanes.delete(to);
-      return;
-    }
-    let taken = 0;
-    let total = 0;
-    while (taken < queue.length) {
-      const w = weight(queue[taken]!.item);
-      if (taken > 0 && total + w > maxWeight) break;
-      total += w;
-      taken++;
-    }
-    dispatch(to, queue.splice(0, taken));
+  /** The end of a turn: every idle destination's queue goes. */
+  function flush(): void {
+    scheduled = false;
+    for (const [to, lane] of lanes) if (!lane.busy && lane.queue.length > 0) dispatch(to, lane);
   }
 
   return {
     add(to, item) {
       return new Promise<R>((resolve, reject) => {
-        const waiting = { item, resolve, reject };
-        const queue = lanes.get(to);
-        if (queue) {
-          queue.push(waiting);
-          return;
+        let lane = lanes.get(to);
+        if (!lane) lanes.set(to, (lane = { queue: [], busy: false }));
+        lane.queue.push({ item, resolve, reject });
+        if (!lane.busy && !scheduled) {
+          scheduled = true;
+          setImmediate(flush);
         }
-        lanes.set(to, []);
-        dispatch(to, [waiting]);
       });
     },
     withdraw(match, error) {
-      for (const queue of lanes.values()) {
-        for (let i = queue.length - 1; i >= 0; i--) {
-          const waiting = queue[i]!;
+      for (const [to, lane] of lanes) {
+        for (let i = lane.queue.length - 1; i >= 0; i--) {
+          const waiting = lane.queue[i]!;
           if (!match(waiting.item)) continue;
-          queue.splice(i, 1);
+          lane.queue.splice(i, 1);
           waiting.reject(error);
         }
+        if (!lane.busy && lane.queue.length === 0) lanes.delete(to);
       }
     },
   };
