@@ -1,7 +1,6 @@
-// The batcher that merges concurrent Redis calls per master: the calls of one turn together,
-// one batch for what arrived while one was in flight, a cap per batch, a failure failing every
-// item of its batch, and items withdrawn before they are sent. Pure logic, driven by
-// hand-settled promises.
+// The batcher that merges concurrent Redis calls per master: the calls of one turn together at
+// its end, per destination, a cap per batch, a failure failing every item of its batch, and
+// items withdrawn before they are sent. Pure logic, driven by hand-settled promises.
 import { describe, expect, it } from 'vitest';
 import { createCallBatcher } from '../../src/proxy/stores/call-batcher';
 
@@ -19,60 +18,44 @@ function recorder() {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('createCallBatcher', () => {
-  it('the calls of one turn go together at its end; what arrives while they are in flight goes as one batch when they return', async () => {
+  it('the calls of one turn go together at its end, one batch per destination; the next turn’s go as their own', async () => {
     const { batches, send } = recorder();
     const batcher = createCallBatcher(send, (item: string) => item.length, 100);
-    const first = [batcher.add('m1', 'a'), batcher.add('m1', 'b')];
-    const other = batcher.add('m2', 'x');
+    const first = [batcher.add('m1', 'a'), batcher.add('m2', 'x'), batcher.add('m1', 'b')];
     expect(batches).toEqual([]);
     await turn();
     expect(batches.map((b) => [b.to, b.items])).toEqual([
       ['m1', ['a', 'b']],
       ['m2', ['x']],
     ]);
-    const queued = ['c', 'd'].map((item) => batcher.add('m1', item));
+    // Not held by the batch in flight.
+    const next = batcher.add('m1', 'c');
     await turn();
-    // m1 is busy: nothing more sent until its batch returns.
-    expect(batches).toHaveLength(2);
-    batches[0]!.resolve();
-    expect(await Promise.all(first)).toEqual(['a!', 'b!']);
-    await turn();
-    expect(batches.map((b) => b.items)).toEqual([['a', 'b'], ['x'], ['c', 'd']]);
-    batches[2]!.resolve();
-    batches[1]!.resolve();
-    expect(await Promise.all([...queued, other])).toEqual(['c!', 'd!', 'x!']);
-    // Idle again: the next call goes at the end of its turn.
-    void batcher.add('m1', 'e');
-    await turn();
-    expect(batches.at(-1)!.items).toEqual(['e']);
+    expect(batches.map((b) => b.items)).toEqual([['a', 'b'], ['x'], ['c']]);
+    batches.forEach((batch) => batch.resolve());
+    expect(await Promise.all([...first, next])).toEqual(['a!', 'x!', 'b!', 'c!']);
   });
 
-  it('caps a batch by weight (a lone heavier item goes alone) and sends the rest next', async () => {
+  it('caps a batch by weight (a lone heavier item goes alone)', async () => {
     const { batches, send } = recorder();
     const batcher = createCallBatcher(send, (item: string) => item.length, 4);
     const all = ['a', 'bbb', 'cc', 'ddddddd', 'e'].map((item) => batcher.add('m', item));
     await turn();
-    for (let i = 0; i < 3; i++) {
-      batches[i]!.resolve();
-      await turn();
-    }
     expect(batches.map((b) => b.items)).toEqual([['a', 'bbb'], ['cc'], ['ddddddd'], ['e']]);
-    batches[3]!.resolve();
+    batches.forEach((batch) => batch.resolve());
     expect(await Promise.all(all)).toEqual(['a!', 'bbb!', 'cc!', 'ddddddd!', 'e!']);
   });
 
-  it('a failing batch fails every item in it, and the queue moves on', async () => {
+  it('a failing batch fails every item in it, and no other', async () => {
     const { batches, send } = recorder();
     const batcher = createCallBatcher(send, () => 1, 100);
     const failing = ['a', 'b'].map((item) => batcher.add('m', item).catch((error: Error) => error.message));
+    const other = batcher.add('n', 'c');
     await turn();
-    const after = batcher.add('m', 'c');
     batches[0]!.reject(new Error('non local key'));
+    batches[1]!.resolve();
     expect(await Promise.all(failing)).toEqual(['non local key', 'non local key']);
-    await turn();
-    expect(batches.at(-1)!.items).toEqual(['c']);
-    batches.at(-1)!.resolve();
-    expect(await after).toBe('c!');
+    expect(await other).toBe('c!');
   });
 
   it('a send that throws fails its batch instead of throwing into the caller', async () => {
@@ -86,25 +69,17 @@ describe('createCallBatcher', () => {
     await expect(batcher.add('m', 'a')).rejects.toThrow('thrown');
   });
 
-  it('withdraw takes queued items out before they are sent, rejecting them; sent ones stay', async () => {
+  it('withdraw takes queued items out before they are sent, rejecting them; the rest go', async () => {
     const { batches, send } = recorder();
     const batcher = createCallBatcher(send, () => 1, 100);
-    const sent = batcher.add('m', 'a1');
-    await turn();
-    const gone = batcher.add('m', 'a2').catch((error: Error) => error.message);
+    const gone = batcher.add('m', 'a1').catch((error: Error) => error.message);
+    const alone = batcher.add('n', 'a2').catch((error: Error) => error.message);
     const kept = batcher.add('m', 'b');
     batcher.withdraw((item) => item.startsWith('a'), new Error('gave up'));
-    expect(await gone).toBe('gave up');
+    expect(await Promise.all([gone, alone])).toEqual(['gave up', 'gave up']);
+    await turn();
+    expect(batches.map((b) => [b.to, b.items])).toEqual([['m', ['b']]]);
     batches[0]!.resolve();
-    await turn();
-    expect(batches.map((b) => b.items)).toEqual([['a1'], ['b']]);
-    batches[1]!.resolve();
-    expect(await Promise.all([sent, kept])).toEqual(['a1!', 'b!']);
-    // Withdrawn before its turn ended: never sent.
-    const never = batcher.add('n', 'a3').catch((error: Error) => error.message);
-    batcher.withdraw((item) => item === 'a3', new Error('gave up'));
-    await turn();
-    expect(await never).toBe('gave up');
-    expect(batches.map((b) => b.to)).toEqual(['m', 'm']);
+    expect(await kept).toBe('b!');
   });
 });

@@ -39,7 +39,8 @@ export interface RedisStoreOptions {
   timeoutMs?: number;
   /**
    * The client talks to a Redis Cluster: a call's keys are sent in one script per master that
-   * holds some of them (node-redis's `slots` says which), the scripts in parallel. Detected: a
+   * holds some of them (node-redis's `slots` says which), the scripts in parallel, and the claims
+   * of concurrent calls on one master merged into one script. Detected: a
    * node-redis cluster client (it has `getMasters`) is one.
    * @default whether the client is a node-redis cluster client
    */
@@ -73,6 +74,9 @@ return value`;
 // `c:<owner>/<tag>`, so another owner finds the marker. A key the node no longer holds (a slot
 // moved since node-redis last looked) fails the script ("non local key", a redirection): the call
 // fails as any store failure does, and the MOVED of the next call refreshes node-redis's table.
+// The claims of concurrent requests on one master go as one script (call-batcher.ts), each
+// request's group with its own marker; the script declares the first group's marker, for the
+// route, and a failing script fails every request in it.
 
 // KEYS: the owner's marker, then the event keys; ARGV: `c:<owner>`, the claim's TTL, the keys' TTL.
 // Answers per key: false (claimed now), 'a' (accepted: by the old per-key mark, or the owner's own
