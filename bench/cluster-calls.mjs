@@ -3,7 +3,8 @@
 // after `npm run build`):
 //
 // - scripts: createRedisStore as shipped: one script per master a call touches (allow-cross-slot-keys),
-//   the owner's marker per master, commits of 2 ms batched;
+//   the owner's marker per master, the claims of one event-loop turn merged into one script per
+//   master, commits of 2 ms batched;
 // - plain commands: one `SET key c:<owner> NX GET PX` per event at the claim and one `SET key a PX`
 //   per event at the commit, all issued in one tick, so node-redis writes each node's share in one
 //   socket write (its per-node pipelining): the simplest correct per-key layout.

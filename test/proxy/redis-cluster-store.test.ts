@@ -120,6 +120,43 @@ describe('Redis Cluster: one workspace over every master', () => {
     expect(release).toEqual([1, 1, 1]);
   });
 
+  it('12 concurrent 20-event claims are merged: one script per master, not 12; two owners claiming the same keys at once, each key claimed by one', async () => {
+    const key = eventKeyer(WORKSPACE);
+    const masters = (await cluster.masters()).map((master) => master.server);
+    const store = createRedisStore(redis.client, { prefix: `merge:${randomUUID().slice(0, 8)}:` });
+    const twenty = () => Array.from({ length: 20 }, () => key(randomUUID()));
+    // Warm: the claim script cached on every master (a first call is NOSCRIPT, then EVAL).
+    await store.claim([...twenty(), ...twenty(), ...twenty()], 'warm', 60_000, 60_000);
+    await Promise.all(masters.map((master) => master.command('CONFIG', 'RESETSTAT')));
+    // All 12 calls in the same turn: one script per master at its end.
+    const alone = await Promise.all(Array.from({ length: 12 }, (_, i) => store.claim(twenty(), `alone${i}`, 60_000, 60_000)));
+    const calls = await scriptCalls(masters);
+    console.log(`12 concurrent 20-key claims: scripts per master ${calls.join(' / ')}, against 12 each unmerged`);
+    expect(calls).toEqual([1, 1, 1]);
+    expect(alone).toEqual(alone.map(() => Array.from({ length: 20 }, () => 'claimed')));
+
+    // Owners 2k and 2k + 1 claim the same 20 keys at once, in the same merged scripts.
+    const sets = Array.from({ length: 6 }, twenty);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => store.claim(sets[i >> 1]!, `owner${i}`, 60_000, 60_000)));
+    for (let pair = 0; pair < 6; pair++) {
+      const [a, b] = [answers[2 * pair]!, answers[2 * pair + 1]!];
+      for (let k = 0; k < 20; k++) expect([a[k], b[k]].sort()).toEqual(['claimed', 'pending']);
+    }
+    // Each owner's marker answers for its own keys: both committed, every key accepted for anyone;
+    // a pair not committed still pending.
+    await Promise.all(
+      [0, 1].map((i) =>
+        store.commit(
+          sets[0]!.filter((_, k) => answers[i]![k] === 'claimed'),
+          60_000,
+          `owner${i}`,
+        ),
+      ),
+    );
+    expect(await store.claim(sets[0]!, 'late', 60_000, 60_000)).toEqual(sets[0]!.map(() => 'accepted'));
+    expect(await store.claim(sets[1]!, 'late', 60_000, 60_000)).toEqual(sets[1]!.map(() => 'pending'));
+  });
+
   it('2,000 events of one workspace through the proxy: each of the three masters holds ≥ 20 % of its event keys', async () => {
     const prefix = `spread:${randomUUID().slice(0, 8)}:`;
     await send2000(createRedisStore(redis.client, { prefix }));

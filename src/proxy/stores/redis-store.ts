@@ -2,6 +2,7 @@
 // and connected. Value imports: none from `redis` (only its shape, below), so this file runs with
 // any client that has these methods.
 import { createHash } from 'node:crypto';
+import { createCallBatcher } from './call-batcher';
 import { keySlot, slotTag } from './cluster-slot';
 import { timeLimit } from './time-limit';
 import type { ClaimState, ProxyStore } from '../types';
@@ -38,7 +39,8 @@ export interface RedisStoreOptions {
   timeoutMs?: number;
   /**
    * The client talks to a Redis Cluster: a call's keys are sent in one script per master that
-   * holds some of them (node-redis's `slots` says which), the scripts in parallel. Detected: a
+   * holds some of them (node-redis's `slots` says which), the scripts in parallel, and the claims
+   * of concurrent calls on one master merged into one script. Detected: a
    * node-redis cluster client (it has `getMasters`) is one.
    * @default whether the client is a node-redis cluster client
    */
@@ -72,6 +74,9 @@ return value`;
 // `c:<owner>/<tag>`, so another owner finds the marker. A key the node no longer holds (a slot
 // moved since node-redis last looked) fails the script ("non local key", a redirection): the call
 // fails as any store failure does, and the MOVED of the next call refreshes node-redis's table.
+// The claims of concurrent requests on one master go as one script (call-batcher.ts), each
+// request's group with its own marker; the script declares the first group's marker, for the
+// route, and a failing script fails every request in it.
 
 // KEYS: the owner's marker, then the event keys; ARGV: `c:<owner>`, the claim's TTL, the keys' TTL.
 // Answers per key: false (claimed now), 'a' (accepted: by the old per-key mark, or the owner's own
@@ -119,13 +124,20 @@ return 0`;
 // The cluster's scripts: KEYS[1] the owner's marker on this master, the event keys in ARGV.
 const ACROSS_SLOTS = '#!lua flags=allow-cross-slot-keys\n';
 
-// ARGV: `c:<owner>/<tag>`, the claim's TTL, the keys' TTL, then the event keys. Answers as CLAIM.
-const CLUSTER_CLAIM = `${ACROSS_SLOTS}redis.call('SET', KEYS[1], 'c', 'NX', 'PX', ARGV[2])
-local out = {}
-for i = 4, #ARGV do
-  local was = redis.call('SET', ARGV[i], ARGV[1], 'NX', 'GET', 'PX', ARGV[3])
-  if was == ARGV[1] then was = redis.call('GET', KEYS[1]) == 'a' and 'a' end
-  out[i - 3] = was
+// The claims of several requests on one master, each a group in ARGV: the owner's marker there,
+// `c:<owner>/<tag>`, the claim's TTL, the keys' TTL, n, then its n event keys. KEYS[1] is the
+// first group's marker, for the route only (a merged call's markers need not share a slot).
+// Answers as CLAIM, every group's keys in turn.
+const CLUSTER_CLAIM = `${ACROSS_SLOTS}local out, i = {}, 1
+while i <= #ARGV do
+  local marker, value, n = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 4])
+  redis.call('SET', marker, 'c', 'NX', 'PX', ARGV[i + 2])
+  for j = i + 5, i + 4 + n do
+    local was = redis.call('SET', ARGV[j], value, 'NX', 'GET', 'PX', ARGV[i + 3])
+    if was == value then was = redis.call('GET', marker) == 'a' and 'a' end
+    out[#out + 1] = was
+  end
+  i = i + 5 + n
 end
 return out`;
 
@@ -169,6 +181,8 @@ const STANDING = 'c';
 /** How long a commit waits for others to go with it (see `commit`). */
 const COMMIT_BATCH_MS = 2;
 const CLAIM_PREFIX = 'c:';
+/** Most event keys in one merged claim script (a request with more goes alone). */
+const CLAIM_BATCH_KEYS = 500;
 
 /**
  * A `ProxyStore` in Redis (>= 7.0), for several proxy instances (or edge isolates) serving one
@@ -305,12 +319,29 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     function markerScripts(source: string, markers: readonly string[], args: string[]): Promise<unknown> {
       return perMaster(markers, ({ indexes }) => script(source, [markers[indexes[0]!]!], [...args, ...indexes.slice(1).map((i) => markers[i]!)]));
     }
+    // The claims of concurrent requests on one master go as one script (see call-batcher.ts):
+    // under load, 3 masters cost 3 scripts per batch rather than per request.
+    const claims = createCallBatcher<ClaimGroup, unknown[]>(
+      (_master, groups) =>
+        script(
+          CLUSTER_CLAIM,
+          [groups[0]!.marker],
+          groups.flatMap((group) => [group.marker, group.value, ...group.args, String(group.keys.length), ...group.keys]),
+        ).then((flat) => {
+          if (!Array.isArray(flat)) throw new Error(`Redis store: a claim answered ${typeof flat}, not one answer per key`);
+          let at = 0;
+          return groups.map((group) => (flat as unknown[]).slice(at, (at += group.keys.length)));
+        }),
+      (group) => group.keys.length,
+      CLAIM_BATCH_KEYS,
+    );
     return {
-      claim: (full, owner, args) =>
+      claim: (full, owner, args, ticket) =>
         perMaster(full, ({ master, slot, indexes }) => {
           const tag = tagOf(owner, master, slot);
-          return script(CLUSTER_CLAIM, [marker(tag, owner)], [`${CLAIM_PREFIX}${owner}/${tag}`, ...args, ...indexes.map((i) => full[i]!)]);
+          return claims.add(master, { ticket, marker: marker(tag, owner), value: `${CLAIM_PREFIX}${owner}/${tag}`, args, keys: indexes.map((i) => full[i]!) });
         }),
+      withdraw: (ticket, error) => claims.withdraw((group) => group.ticket === ticket, error),
       takeOver: (full, seen, owner, args) =>
         perMaster(full, ({ master, slot, indexes }) => {
           const tag = tagOf(owner, master, slot);
@@ -395,13 +426,15 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
       // A key outlives its owner's marker: the claim, then the dedup window from the commit.
       const args = [String(px(ttlMs)), String(px(ttlMs + acceptedMs))];
       let sent = false;
+      // Names this call's claims while they wait to be merged with others (the cluster's batches).
+      const ticket = {};
       const send = <T>(what: string, work: () => Promise<T>) =>
         bounded(what, () => {
           sent = true;
           return work();
         });
       try {
-        const previous = await send('claim', () => layout.claim(full, owner, args));
+        const previous = await send('claim', () => layout.claim(full, owner, args, ticket));
         const states = previous.map((was): ClaimState => (was === null || was === undefined ? 'claimed' : was === ACCEPTED ? 'accepted' : 'pending'));
         // Keys another owner held (a re-send; usually none): a second look, at that owner's marker.
         const held = states.flatMap((state, i) => (state === 'pending' ? [i] : []));
@@ -420,7 +453,9 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
       } catch (error) {
         // A stalled Redis may still run these SETs later, and on a cluster the groups on healthy
         // nodes did run: give the claim up (its marker goes, behind the claims on each connection,
-        // which Redis runs in order), or it would hold its events for the whole TTL.
+        // which Redis runs in order), or it would hold its events for the whole TTL. What still
+        // waits for a batch is taken out first: sent after the release, it would stand.
+        layout.withdraw?.(ticket, error);
         if (sent) sendRelease(keys, owner).catch(() => {});
         throw error;
       }
@@ -466,14 +501,27 @@ const FLUSH = Symbol('engage-sdk.redis-store.flush');
 
 /** The scripts of one layout (one Redis, or a cluster) over full key names. */
 interface Layout {
-  /** Per key: null (claimed now), 'a', or the value another owner left. */
-  claim(full: readonly string[], owner: string, args: string[]): Promise<unknown[]>;
+  /** Per key: null (claimed now), 'a', or the value another owner left. `ticket` names the call for `withdraw`. */
+  claim(full: readonly string[], owner: string, args: string[], ticket: object): Promise<unknown[]>;
+  /** Drops the claims of the call `ticket` names that wait unsent for a batch, failing them with `error`. */
+  withdraw?(ticket: object, error: unknown): void;
   /** Keys another owner held, `seen` their values: per key 'c', 'a' or 'p'. */
   takeOver(full: readonly string[], seen: readonly string[], owner: string, args: string[]): Promise<unknown[]>;
   /** The markers of `owner`'s claims on `keys` (the store's keys, not yet prefixed), each once; the owner's claim is then done. */
   markers(keys: readonly string[], owner: string): string[];
   commit(markers: readonly string[], ttl: string): Promise<unknown>;
   release(markers: readonly string[]): Promise<unknown>;
+}
+
+/** One request's claims on one master, as the merged claim script takes them. */
+interface ClaimGroup {
+  ticket: object;
+  marker: string;
+  /** `c:<owner>/<tag>`. */
+  value: string;
+  /** The claim's TTL and the keys' TTL. */
+  args: string[];
+  keys: string[];
 }
 
 // PX takes a positive integer; a window about to end still gets 1 ms.
