@@ -90,27 +90,6 @@ for i = 2, #KEYS do
 end
 return out`;
 
-// Keys that another owner held at CLAIM, n of them: KEYS are the owner's marker, the n keys, then
-// the marker of each one's holder as seen; ARGV: `c:<owner>`, the claim's TTL, the keys' TTL, then
-// the value seen on each key. A key still held by what was seen goes to this owner if that claim
-// was given up or expired; a key that changed hands since is 'p' (the request looks again).
-const TAKE_OVER = `local n = (#KEYS - 1) / 2
-local out = {}
-for i = 1, n do
-  local key, now = KEYS[i + 1], redis.call('GET', KEYS[i + 1])
-  local state = 'p'
-  if not now or now == ARGV[1] then state = 'c'
-  elseif now == 'a' then state = 'a'
-  elseif now == ARGV[3 + i] then
-    local holder = redis.call('GET', KEYS[n + 1 + i])
-    if holder == 'a' then state = 'a' elseif not holder then state = 'c' end
-  end
-  if state == 'c' and now ~= ARGV[1] then redis.call('SET', key, ARGV[1], 'PX', ARGV[3]) end
-  out[i] = state
-end
-redis.call('SET', KEYS[1], 'c', 'NX', 'PX', ARGV[2])
-return out`;
-
 // Markers accepted: ARGV 'a' and the dedup window.
 const COMMIT = `for _, key in ipairs(KEYS) do redis.call('SET', key, ARGV[1], 'PX', ARGV[2]) end
 return 0`;
@@ -121,7 +100,8 @@ const RELEASE = `for _, key in ipairs(KEYS) do
 end
 return 0`;
 
-// The cluster's scripts: KEYS[1] the owner's marker on this master, the event keys in ARGV.
+// The cluster's scripts (and the take-over, below, on one Redis too): KEYS[1] the owner's marker
+// on this master, the event keys in ARGV. On one Redis the flag changes nothing.
 const ACROSS_SLOTS = '#!lua flags=allow-cross-slot-keys\n';
 
 // The claims of several requests on one master, each a group in ARGV: the owner's marker there,
@@ -141,9 +121,13 @@ while i <= #ARGV do
 end
 return out`;
 
-// ARGV: `c:<owner>/<tag>`, the claim's TTL, the keys' TTL, n, then the n keys, the marker of each
-// one's holder as seen, and the value seen on each. Answers as TAKE_OVER.
-const CLUSTER_TAKE_OVER = `${ACROSS_SLOTS}local n = tonumber(ARGV[4])
+// Keys that another owner held at a claim, n of them, on one Redis and on a cluster's master
+// alike: KEYS[1] the owner's marker; ARGV: the owner's value (`c:<owner>`, or `c:<owner>/<tag>` on
+// a cluster), the claim's TTL, the keys' TTL, n, then the n keys, the marker of each one's holder
+// as seen, and the value seen on each. Per key: a key still held by what was seen goes to this
+// owner ('c') if that claim was given up or expired; 'a' if accepted; a key that changed hands
+// since is 'p' (the request looks again).
+const TAKE_OVER = `${ACROSS_SLOTS}local n = tonumber(ARGV[4])
 local out = {}
 for i = 1, n do
   local key = ARGV[4 + i]
@@ -214,9 +198,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
     throw new RangeError(`createRedisStore: timeoutMs must be a positive number of milliseconds (got ${timeoutMs})`);
   }
   const cluster = options.cluster ?? typeof (client as { getMasters?: unknown }).getMasters === 'function';
-  const shas = new Map(
-    [INCREMENT, CLAIM, TAKE_OVER, COMMIT, RELEASE, CLUSTER_CLAIM, CLUSTER_TAKE_OVER, CLUSTER_COMMIT, CLUSTER_RELEASE, LOCATE].map((source) => [source, sha1(source)]),
-  );
+  const shas = new Map([INCREMENT, CLAIM, TAKE_OVER, COMMIT, RELEASE, CLUSTER_CLAIM, CLUSTER_COMMIT, CLUSTER_RELEASE, LOCATE].map((source) => [source, sha1(source)]));
 
   // EVALSHA sends 40 bytes instead of the script; a node with an empty script cache (restarted, or
   // a replica just promoted) answers NOSCRIPT once, and EVAL, routed by the same first key to the
@@ -243,8 +225,15 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
       takeOver: (full, seen, owner, args) =>
         script(
           TAKE_OVER,
-          [marker(owner), ...full, ...seen.map((value) => marker(value.startsWith(CLAIM_PREFIX) ? value.slice(CLAIM_PREFIX.length) : value))],
-          [CLAIM_PREFIX + owner, ...args, ...seen],
+          [marker(owner)],
+          [
+            CLAIM_PREFIX + owner,
+            ...args,
+            String(full.length),
+            ...full,
+            ...seen.map((value) => marker(value.startsWith(CLAIM_PREFIX) ? value.slice(CLAIM_PREFIX.length) : value)),
+            ...seen,
+          ],
         ) as Promise<unknown[]>,
       markers: (_keys, owner) => [marker(owner)],
       commit: (markers, ttl) => script(COMMIT, markers, [ACCEPTED, ttl]),
@@ -346,7 +335,7 @@ export function createRedisStore(client: RedisStoreClient, options: RedisStoreOp
         perMaster(full, ({ master, slot, indexes }) => {
           const tag = tagOf(owner, master, slot);
           return script(
-            CLUSTER_TAKE_OVER,
+            TAKE_OVER,
             [marker(tag, owner)],
             [
               `${CLAIM_PREFIX}${owner}/${tag}`,
