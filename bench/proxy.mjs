@@ -40,13 +40,23 @@ const LATENCY_REQUESTS = quick ? 1_000 : 3_000;
 // (each contender against the bare forward of its round, measured a minute or less before it),
 // their median and range printed: what drifts over a run moves both sides of a pair.
 const ROUNDS = quick ? 1 : 5;
-const CONNECTIONS = 16;
+// `--connections=N`: the load's concurrency (the targets are set at 16); more concurrent requests
+// put more claims in each of the cluster's merged scripts.
+const CONNECTIONS = Number(process.argv.find((arg) => arg.startsWith('--connections='))?.slice('--connections='.length) ?? 16);
+if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`bench: --connections must be a positive integer (got ${CONNECTIONS})`);
 const here = import.meta.dirname;
 
 const upstreamPort = freePort();
 const upstream = await startUpstream(upstreamPort);
 const redisPort = freePort();
 const redis = await startRedis(redisPort);
+// A second Redis with a replica: the failover a deployment gets from one node, replication priced
+// in, for the cluster (whose every master has one) to be set against like for like.
+const replicatedPort = freePort();
+const replicated = await startRedis(replicatedPort);
+const replicaPort = freePort();
+const replica = await startRedis(replicaPort);
+redisCli(replicaPort, 'REPLICAOF', '127.0.0.1', String(replicatedPort));
 const cluster = await startRedisCluster(Array.from({ length: 6 }, () => freePort()));
 // The first three nodes are the masters redis-cli made; the replicas only repeat their writes.
 const clusterMasters = cluster.ports.slice(0, 3);
@@ -57,6 +67,7 @@ const engage = (env) => (port) => startEngageProxy(port, upstreamPort, { ENGAGE_
 const REDIS = { ENGAGE_REDIS_URL: `redis://127.0.0.1:${redisPort}` };
 const CLUSTER = { ENGAGE_REDIS_URL: `redis://127.0.0.1:${cluster.ports[0]}` };
 const ONE = { pids: [redis.pid], masters: [redisPort], masterPids: [redis.pid] };
+const REPLICATED = { pids: [replicated.pid, replica.pid], masters: [replicatedPort], masterPids: [replicated.pid] };
 const SHARDED = { pids: cluster.pids, masters: clusterMasters, masterPids: cluster.pids.slice(0, 3) };
 
 /**
@@ -73,6 +84,7 @@ const contenders = /** @type {(Contender | false)[]} */ ([
   { name: 'engage-proxy, memory store', start: engage({}), target: 2 },
   { name: 'engage-proxy, memory store, logs on (info, JSON)', start: engage({ ENGAGE_LOG_LEVEL: 'info', ENGAGE_LOG_FORMAT: 'json' }), logs: true },
   { name: 'engage-proxy, Redis store', start: engage(REDIS), target: 2.5, redis: ONE },
+  { name: 'engage-proxy, Redis store + a replica', start: engage({ ENGAGE_REDIS_URL: `redis://127.0.0.1:${replicatedPort}` }), redis: REPLICATED },
   { name: 'engage-proxy, Redis Cluster (3 + 3), one node’s URL', start: engage(CLUSTER), redis: SHARDED },
   { name: 'engage-proxy, Redis store, ENGAGE_WORKERS=2', start: engage({ ...REDIS, ENGAGE_WORKERS: '2' }), redis: ONE },
 ]).filter(
@@ -238,8 +250,18 @@ if (row(CLUSTER_ROW, 20) && row('engage-proxy, Redis store', 20)) {
   const scripts = row(CLUSTER_ROW, 20).scripts;
   const mark = (ok) => (ok ? 'met' : 'MISSED');
   console.log(
-    `  Redis Cluster (3 + 3), 20 ev: ${scripts.toFixed(2)} scripts/req (≤ 3: ${mark(scripts <= 3)}); proxy + cluster CPU ${cpu.toFixed(0)} µs/req, ${ratio.toFixed(2)}× one Redis's [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}] (≤ 1.5×: ${mark(ratio <= 1.5)}); req/s ${rps.median.toFixed(0)} % of bare [${rps.min.toFixed(0)}–${rps.max.toFixed(0)}] (≥ 40 %: ${mark(rps.median >= 40)})`,
+    `  Redis Cluster (3 + 3), 20 ev: ${scripts.toFixed(2)} scripts/req (≤ 3: ${mark(scripts <= 3)}); proxy + cluster CPU ${cpu.toFixed(0)} µs/req, ${ratio.toFixed(2)}× one Redis's [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}] (≤ 1.5×: ${mark(ratio <= 1.5)}); req/s ${rps.median.toFixed(0)} % of bare [${rps.min.toFixed(0)}–${rps.max.toFixed(0)}] (≥ 40 %: ${mark(rps.median >= 40)})${CONNECTIONS === 16 ? '' : ` (the targets are set at 16 connections; this run: ${CONNECTIONS})`}`,
   );
+  // Not a target: the same against a Redis that has a replica too, as every master of the cluster has.
+  const replicated = rounds['engage-proxy, Redis store + a replica|20'];
+  if (replicated) {
+    const like = median(rounds[`${CLUSTER_ROW}|20`].map((r, i) => (r.cpuUs + r.redisUs) / (replicated[i].cpuUs + replicated[i].redisUs)));
+    const replicas = median(rounds[`${CLUSTER_ROW}|20`].map((r) => r.redisUs - r.mastersUs));
+    const one = median(replicated.map((r) => r.redisUs - r.mastersUs));
+    console.log(
+      `  Redis Cluster (3 + 3), 20 ev, against one Redis + a replica: ${like.toFixed(2)}× (its replicas ${replicas.toFixed(0)} µs/req; one Redis's replica ${one.toFixed(0)})`,
+    );
+  }
 }
 const logs = contenders.find((c) => c.logs);
 for (const events of logs && row('engage-proxy, memory store', 1) ? [1, 20] : []) {
@@ -256,5 +278,5 @@ for (const events of row('engage-proxy, Redis store, ENGAGE_WORKERS=2', 1) && ro
     `  two workers vs one (Redis), ${events} ev: ${two.toFixed(0)} vs ${one.toFixed(0)} req/s (${(two / one).toFixed(2)}×; this process's load shares the same 2 cores)`,
   );
 }
-await Promise.all([upstream.stop(), redis.stop(), cluster.stop()]);
+await Promise.all([upstream.stop(), redis.stop(), replica.stop(), replicated.stop(), cluster.stop()]);
 rmSync(scratch, { recursive: true, force: true });
