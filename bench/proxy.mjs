@@ -55,7 +55,14 @@ const redis = await startRedis(redisPort);
 const replicatedPort = freePort();
 const replicated = await startRedis(replicatedPort);
 const replicaPort = freePort();
-const replica = await startRedis(replicaPort);
+// Loading its copy straight from the socket, it writes no dump.rdb where the bench was started.
+const replica = await start(
+  'redis-server',
+  ['--port', String(replicaPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--repl-diskless-load', 'on-empty-db'],
+  {
+    port: replicaPort,
+  },
+);
 redisCli(replicaPort, 'REPLICAOF', '127.0.0.1', String(replicatedPort));
 const cluster = await startRedisCluster(Array.from({ length: 6 }, () => freePort()));
 // The first three nodes are the masters redis-cli made; the replicas only repeat their writes.
