@@ -3,6 +3,7 @@
 import { OPERATIONS } from '../upstream/operations';
 import { SAFE_HEADER_VALUE } from './config';
 import { json } from './pipeline/answer';
+import { errorBody } from './pipeline/error-response';
 import { probeKeys } from './pipeline/event-keys';
 import { PIPELINE, type Answer, type PipelineSource } from './pipeline/exchange';
 import { storeErrorHint, storeErrorKind } from './stores/store-error';
@@ -64,6 +65,19 @@ export function withProbes(proxy: ProxyHandler, given: ProbeOptions): ProxyHandl
   };
   return Object.assign(handler, { [PIPELINE]: wrapped });
 }
+
+/**
+ * `handler` (a `withProbes` result) on a port of its own: the probes answered, every other
+ * request 404, so the proxy's routes are served on its port alone.
+ */
+export function probesOnly(handler: ProxyHandler): ProxyHandler {
+  return (request, info) =>
+    PROBE_PATHS.has(new URL(request.url).pathname)
+      ? handler(request, info)
+      : Promise.resolve(Response.json(errorBody(undefined, { status: 404, message: 'Only /healthz, /readyz and /metrics are served on this port' }), { status: 404 }));
+}
+
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The probe's answer for this request, or undefined when it is not a probe. */
 type Probes = ProbeOptions & { state: { ready: boolean; line: string }; owner: string; keys: string[] };

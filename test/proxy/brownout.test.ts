@@ -17,8 +17,11 @@ import { experienceBody, KEYS, WORKSPACE } from './support';
 const CLI = resolve(import.meta.dirname, '../../dist/proxy-cli.js');
 const REQUESTS = 3_000;
 const UPSTREAM_LATENCY_MS = 5_000;
-/** The stated bound on the proxy's resident memory during the brownout (at its defaults, 1-event bodies). */
-const RSS_BOUND_MB = 160;
+/**
+ * The stated bound on the proxy's resident memory during the brownout (at its defaults, 1-event
+ * bodies): 160 MB, + 10 MB since the probe port's thread (resting 69–73 MB before it, ~80 with it).
+ */
+const RSS_BOUND_MB = 170;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rssKb = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
@@ -31,28 +34,29 @@ const percentile = (values: number[], p: number) => [...values].sort((a, b) => a
 
 /**
  * The operator's side, in a process of its own so the load generator's event loop does not add
- * to what it measures: GET /healthz, /readyz, /metrics in turn every 50 ms on one keep-alive
- * connection, and the proxy's RSS; one JSON line per probe.
+ * to what it measures: every 50 ms, in turn, GET /healthz, /readyz, /metrics on the probe port
+ * (ENGAGE_PROBE_PORT) and /healthz on the proxy's port, each on a new connection as kubelet's
+ * probes are, and the proxy's RSS; one JSON line per probe.
  */
 const PROBER = `
 const http = require('node:http');
 const fs = require('node:fs');
-const [origin, pid] = process.argv.slice(1);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-const paths = ['/healthz', '/healthz', '/readyz', '/metrics'];
+const [probeOrigin, proxyOrigin, pid] = process.argv.slice(1);
+const targets = [[probeOrigin, '/healthz'], [probeOrigin, '/readyz'], [probeOrigin, '/metrics'], [proxyOrigin, '/healthz']];
 const rss = () => Number(/VmRSS:\\s+(\\d+)/.exec(fs.readFileSync('/proc/' + pid + '/status', 'utf8'))[1]);
 let i = 0;
 const next = () => {
-  const path = paths[i++ % paths.length];
+  const [origin, path] = targets[i++ % targets.length];
+  const where = (origin === probeOrigin ? 'probe port ' : 'proxy port ') + path;
   const started = performance.now();
-  http.get(origin + path, { agent }, (res) => {
+  http.get(origin + path, { agent: false }, (res) => {
     res.resume();
     res.on('end', () => {
-      console.log(JSON.stringify({ path, status: res.statusCode, ms: performance.now() - started, rssKb: rss() }));
+      console.log(JSON.stringify({ where, status: res.statusCode, ms: performance.now() - started, rssKb: rss() }));
       setTimeout(next, 50);
     });
   }).on('error', (error) => {
-    console.log(JSON.stringify({ path, status: 0, ms: performance.now() - started, error: error.message }));
+    console.log(JSON.stringify({ where, status: 0, ms: performance.now() - started, error: error.message }));
     setTimeout(next, 50);
   });
 };
@@ -144,6 +148,7 @@ describe('a 5 s upstream brownout through engage-proxy (built, defaults)', () =>
           ENGAGE_RATE_LIMITS: 'off',
           ENGAGE_LOG_LEVEL: 'warn',
           PORT: '0',
+          ENGAGE_PROBE_PORT: '0',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -156,6 +161,7 @@ describe('a 5 s upstream brownout through engage-proxy (built, defaults)', () =>
       await expect.poll(() => output, { timeout: 15_000 }).toContain('listening on');
       const base = /listening on (\S+)/.exec(output)![1]!;
       const origin = new URL(base).origin;
+      const probeOrigin = /probes on (\S+)/.exec(output)![1]!;
       const pid = child.pid!;
 
       const load = new Pool(origin, { connections: REQUESTS, pipelining: 1 });
@@ -176,7 +182,7 @@ describe('a 5 s upstream brownout through engage-proxy (built, defaults)', () =>
 
       upstream.brownOut();
       const bodies = Array.from({ length: REQUESTS }, () => JSON.stringify(experienceBody(1)));
-      const prober = spawn(process.execPath, ['-e', PROBER, origin, String(pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const prober = spawn(process.execPath, ['-e', PROBER, probeOrigin, origin, String(pid)], { stdio: ['ignore', 'pipe', 'inherit'] });
       cleanups.push(() => {
         prober.kill('SIGKILL');
       });
@@ -207,9 +213,9 @@ describe('a 5 s upstream brownout through engage-proxy (built, defaults)', () =>
       const probes = probed
         .trim()
         .split('\n')
-        .map((line) => JSON.parse(line) as { path: string; status: number; ms: number; rssKb?: number });
-      const probeMs: Record<string, number[]> = { '/healthz': [], '/readyz': [], '/metrics': [] };
-      for (const probe of probes) probeMs[probe.path]!.push(probe.ms);
+        .map((line) => JSON.parse(line) as { where: string; status: number; ms: number; rssKb?: number });
+      const probeMs: Record<string, number[]> = {};
+      for (const probe of probes) (probeMs[probe.where] ??= []).push(probe.ms);
       const probeStatuses = probes.map((probe) => probe.status);
       const peakRssMb = Math.max(...probes.map((probe) => (probe.rssKb ?? 0) / 1024));
 
@@ -251,6 +257,7 @@ describe('a 5 s upstream brownout through engage-proxy (built, defaults)', () =>
       expect(peakRssMb).toBeLessThanOrEqual(RSS_BOUND_MB);
       expect(highWaterMb).toBeLessThanOrEqual(RSS_BOUND_MB);
       // The probes answered throughout (their latencies are printed above, not asserted).
+      expect(Object.keys(probeMs).sort()).toEqual(['probe port /healthz', 'probe port /metrics', 'probe port /readyz', 'proxy port /healthz']);
       expect(probeStatuses.length).toBeGreaterThanOrEqual(8);
       expect(new Set(probeStatuses)).toEqual(new Set([200]));
 

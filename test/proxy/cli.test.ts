@@ -103,6 +103,17 @@ describe('configFromEnv: CORS headers and log format', () => {
     const words = configFromEnv({ ...base, ENGAGE_REQUEST_TIMEOUT_MS: '10s' });
     expect('errors' in words && words.errors).toEqual(["ENGAGE_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 300000 (got '10s')"]);
   });
+
+  it('reads ENGAGE_PROBE_PORT (none by default), refusing one that is not a port or is PORT itself', () => {
+    const none = configFromEnv(base);
+    const set = configFromEnv({ ...base, PORT: '8787', ENGAGE_PROBE_PORT: '9090' });
+    expect('options' in none && none.probePort).toBeUndefined();
+    expect('options' in set && set.probePort).toBe(9090);
+    const words = configFromEnv({ ...base, ENGAGE_PROBE_PORT: 'ninety' });
+    expect('errors' in words && words.errors).toEqual(["ENGAGE_PROBE_PORT must be a port number (got 'ninety')"]);
+    const same = configFromEnv({ ...base, PORT: '8787', ENGAGE_PROBE_PORT: '8787' });
+    expect('errors' in same && same.errors).toEqual(["ENGAGE_PROBE_PORT must differ from PORT (both 8787): the probes' port is a second one"]);
+  });
 });
 
 describe('engage-proxy (built)', () => {
@@ -148,6 +159,36 @@ describe('engage-proxy (built)', () => {
     await expect.poll(output, { timeout: 10_000 }).toContain('200 POST /engage/v1/experiences/events');
     expect(await upstream.received()).toHaveLength(1);
     expect(output()).not.toContain(KEYS.personalize);
+  });
+
+  it('answers the probes and metrics on ENGAGE_PROBE_PORT too, and nothing else there', async () => {
+    upstream = await startUpstream();
+    const { output } = run({
+      ENGAGE_WORKSPACE_ID: WORKSPACE,
+      ENGAGE_PERSONALIZE_KEY: KEYS.personalize,
+      ENGAGE_SDK_URL: upstream.url,
+      PORT: '0',
+      ENGAGE_PROBE_PORT: '0',
+    });
+    await expect.poll(output, { timeout: 10_000 }).toContain('probes on');
+    const url = /listening on (\S+)/.exec(output())![1]!;
+    const probes = /probes on (\S+)/.exec(output())![1]!;
+    expect(new URL(probes).port).not.toBe(new URL(url).port);
+    expect((await fetch(`${url}/v1/experiences/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(experienceBody()) })).status).toBe(200);
+
+    const health = await fetch(`${probes}/healthz`);
+    expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
+    const ready = await fetch(`${probes}/readyz`);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { keys: 'ok', store: 'ok' } }]);
+    // The same registry as the proxy's port: the request above is counted.
+    expect(await (await fetch(`${probes}/metrics`)).text()).toContain('engage_proxy_requests_total{operation="experienceEvents",status="200"} 1');
+    // The proxy's routes are not served there, and the upstream never hears of them.
+    const event = await fetch(`${probes}/v1/experiences/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(experienceBody()) });
+    expect(event.status).toBe(404);
+    expect(await event.json()).toMatchObject({ title: 'Not Found', description: 'Only /healthz, /readyz and /metrics are served on this port' });
+    expect(await upstream.received()).toHaveLength(1);
+    // On the proxy's port as before.
+    expect((await fetch(`${new URL(url).origin}/healthz`)).status).toBe(200);
   });
 
   it('answers /healthz, /readyz and /metrics outside basePath, and logs JSON lines without keys or bodies', async () => {

@@ -3,12 +3,13 @@
 import cluster from 'node:cluster';
 import process from 'node:process';
 import { createProxy } from '../create-proxy';
-import { withProbes } from '../probes';
+import { probesOnly, withProbes } from '../probes';
 import { createMemoryStore } from '../stores/memory-store';
 import { redactRedisUrl } from '../stores/redis-url';
 import type { ProxyStore } from '../types';
 import { configFromEnv, type EnvConfig } from './env-config';
 import { createMetrics } from './metrics';
+import { startProbeThread } from './probe-thread';
 import { createRequestLog } from './request-log';
 import { serve } from './serve';
 import { clusterMetrics, runPrimary } from './workers';
@@ -33,7 +34,8 @@ async function main(): Promise<void> {
     // The workers check the options (createProxy) again; the primary only says where they serve.
     runPrimary(config.workers, ({ address, port }) => {
       const host = address.includes(':') ? `[${address}]` : address;
-      console.log(`engage-proxy: ${announce(config, `http://${host}:${port}`)}; store: ${redactRedisUrl(config.redisUrl!)}; ${config.workers} workers`);
+      const probes = config.probePort === undefined ? '' : `; probes on port ${config.probePort}`;
+      console.log(`engage-proxy: ${announce(config, `http://${host}:${port}`)}; store: ${redactRedisUrl(config.redisUrl!)}; ${config.workers} workers${probes}`);
     });
     return;
   }
@@ -81,14 +83,28 @@ async function main(): Promise<void> {
     requestTimeoutMs: config.requestTimeoutMs,
     onRequestTimeout: () => metrics.requestTimedOut(),
   });
+  // The probes on a port of their own: its own accept queue, so when thousands of connections
+  // arrive at once on the proxy's port (a brownout's re-sends), a probe that opens a new
+  // connection, as kubelet's does, is not dropped with them and retried a second later; and its
+  // own thread, so /healthz does not wait while the proxy's loop works through them
+  // (probe-thread.ts). Workers share their ports through the primary, which a thread's server
+  // cannot: there each worker serves the probe port on its own loop.
+  const probes = probesOnly(handler);
+  const probeOptions = { port: config.probePort!, host: config.host };
+  const probeServer =
+    config.probePort === undefined
+      ? undefined
+      : cluster.isWorker
+        ? await serve(probes, probeOptions)
+        : await startProbeThread(probes, { ...probeOptions, onError: (error) => console.error(`engage-proxy: the probe port's thread stopped: ${error.message}`) });
   if (cluster.isPrimary) {
     const where = redis
       ? `${redactRedisUrl(config.redisUrl!)}${redis.cluster ? ' (Redis Cluster)' : ''}${redis.connected ? '' : ` (ENGAGE_REDIS_URL not reachable yet: ${redis.firstError ?? 'no answer'}; not ready, ${config.options.storeFailure === 'retry' ? 'answering 503 to events' : 'serving without limits and memory'} until it is)`}`
       : 'memory';
-    console.log(`engage-proxy: ${announce(config, server.url)}; store: ${where}`);
+    console.log(`engage-proxy: ${announce(config, server.url)}; store: ${where}${probeServer ? `; probes on ${probeServer.url}` : ''}`);
   }
   const stop = () => {
-    void Promise.all([server.close(), redis?.close()]).then(() => {
+    void Promise.all([server.close(), probeServer?.close(), redis?.close()]).then(() => {
       log.flush();
       process.exit(0);
     });

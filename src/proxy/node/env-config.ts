@@ -24,6 +24,8 @@ export interface EnvConfig {
   workers: number;
   /** `ENGAGE_REQUEST_TIMEOUT_MS`: a request's headers and body must all arrive within this (408 otherwise). */
   requestTimeoutMs: number;
+  /** `ENGAGE_PROBE_PORT`: a second port answering /healthz, /readyz and /metrics only; absent = none. */
+  probePort?: number;
 }
 
 /** Default `ENGAGE_REQUEST_TIMEOUT_MS`: a browser's ≤ 64 KB body takes about 10 s at 50 kbit/s. */
@@ -45,7 +47,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
  * store cannot claim); ENGAGE_REQUEST_TIMEOUT_MS (headers and body within it, else 408); ENGAGE_RATE_LIMITS (see
  * rate-limits-env.ts: `off`, or rules like `experienceEvents.client=600/min`); ENGAGE_REDIS_URL (`redis://[user:password@]host:port[/db]`
  * or `rediss://`: the store shared by several instances); PORT (default
- * 8787); HOST (default 127.0.0.1).
+ * 8787); HOST (default 127.0.0.1); ENGAGE_PROBE_PORT (a second port, on HOST, for the probes and
+ * metrics alone).
  *
  * @example
  * const result = configFromEnv(process.env);
@@ -96,6 +99,13 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
   const portText = get('PORT') ?? '8787';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) errors.push(`PORT must be a port number (got '${portText}')`);
+  const probePortText = get('ENGAGE_PROBE_PORT');
+  const probePort = probePortText === undefined ? undefined : Number(probePortText);
+  if (probePortText !== undefined && (!/^\d+$/.test(probePortText) || probePort! > 65535)) {
+    errors.push(`ENGAGE_PROBE_PORT must be a port number (got '${probePortText}')`);
+  } else if (probePort !== undefined && probePort !== 0 && probePort === port) {
+    errors.push(`ENGAGE_PROBE_PORT must differ from PORT (both ${port}): the probes' port is a second one`);
+  }
   if (missing.length) errors.unshift(`missing environment variable${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
   const rateLimits = rateLimitsFromEnv(get('ENGAGE_RATE_LIMITS'));
   if ('errors' in rateLimits) errors.push(...rateLimits.errors);
@@ -154,7 +164,7 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
   if (get('ENGAGE_UPSTREAM_QUEUE')) options.upstreamQueue = upstreamQueue;
   if (retryBudget !== undefined) options.retryBudget = retryBudget;
   if (adminToken) options.authorize = (request) => sameSecret(request.headers.get('authorization') ?? '', `Bearer ${adminToken}`);
-  return { options, port, host: get('HOST') ?? '127.0.0.1', logFormat, logLevel, redisUrl, workers, requestTimeoutMs };
+  return { options, port, host: get('HOST') ?? '127.0.0.1', logFormat, logLevel, redisUrl, workers, requestTimeoutMs, ...(probePort === undefined ? {} : { probePort }) };
 }
 
 /** Header names are case-insensitive: keep the first spelling of each. */

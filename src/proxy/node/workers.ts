@@ -22,7 +22,11 @@ export function runPrimary(count: number, onListening: (where: { address: string
   const fork = () => born.set(cluster.fork(), Date.now());
   for (let i = 0; i < count; i++) fork();
 
-  cluster.on('listening', (_worker, address) => {
+  const listened = new WeakSet<Worker>();
+  cluster.on('listening', (worker, address) => {
+    // A worker's first port is the proxy's (ENGAGE_PROBE_PORT's, when set, comes after it).
+    if (listened.has(worker)) return;
+    listened.add(worker);
     if (++listening === count) onListening(address);
   });
   cluster.on('exit', (worker, code, signal) => {
