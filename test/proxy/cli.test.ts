@@ -1,6 +1,7 @@
 // engage-proxy's configuration from the environment, and the built CLI end to end.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../src/proxy/node/env-config';
@@ -174,7 +175,9 @@ describe('engage-proxy (built)', () => {
     const url = /listening on (\S+)/.exec(output())![1]!;
     const probes = /probes on (\S+)/.exec(output())![1]!;
     expect(new URL(probes).port).not.toBe(new URL(url).port);
-    expect((await fetch(`${url}/v1/experiences/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(experienceBody()) })).status).toBe(200);
+    expect(
+      (await fetch(`${url}/v1/experiences/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(experienceBody()) })).status,
+    ).toBe(200);
 
     const health = await fetch(`${probes}/healthz`);
     expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
@@ -183,12 +186,35 @@ describe('engage-proxy (built)', () => {
     // The same registry as the proxy's port: the request above is counted.
     expect(await (await fetch(`${probes}/metrics`)).text()).toContain('engage_proxy_requests_total{operation="experienceEvents",status="200"} 1');
     // The proxy's routes are not served there, and the upstream never hears of them.
-    const event = await fetch(`${probes}/v1/experiences/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(experienceBody()) });
+    const event = await fetch(`${probes}/v1/experiences/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(experienceBody()),
+    });
     expect(event.status).toBe(404);
     expect(await event.json()).toMatchObject({ title: 'Not Found', description: 'Only /healthz, /readyz and /metrics are served on this port' });
     expect(await upstream.received()).toHaveLength(1);
     // On the proxy's port as before.
     expect((await fetch(`${new URL(url).origin}/healthz`)).status).toBe(200);
+  });
+
+  it('exits 1 naming ENGAGE_PROBE_PORT when that port is taken', async () => {
+    upstream = await startUpstream();
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    try {
+      const { output, exited } = run({
+        ENGAGE_WORKSPACE_ID: WORKSPACE,
+        ENGAGE_PERSONALIZE_KEY: KEYS.personalize,
+        ENGAGE_SDK_URL: upstream.url,
+        PORT: '0',
+        ENGAGE_PROBE_PORT: String((taken.address() as { port: number }).port),
+      });
+      expect(await exited).toBe(1);
+      expect(output()).toMatch(/engage-proxy: ENGAGE_PROBE_PORT: probe port \d+: listen EADDRINUSE/);
+    } finally {
+      taken.close();
+    }
   });
 
   it('answers /healthz, /readyz and /metrics outside basePath, and logs JSON lines without keys or bodies', async () => {

@@ -11,7 +11,7 @@ import { configFromEnv, type EnvConfig } from './env-config';
 import { createMetrics } from './metrics';
 import { startProbeThread } from './probe-thread';
 import { createRequestLog } from './request-log';
-import { serve } from './serve';
+import { serve, type Handler, type RunningServer } from './serve';
 import { clusterMetrics, runPrimary } from './workers';
 
 async function main(): Promise<void> {
@@ -89,14 +89,16 @@ async function main(): Promise<void> {
   // own thread, so /healthz does not wait while the proxy's loop works through them
   // (probe-thread.ts). Workers share their ports through the primary, which a thread's server
   // cannot: there each worker serves the probe port on its own loop.
-  const probes = probesOnly(handler);
-  const probeOptions = { port: config.probePort!, host: config.host };
-  const probeServer =
-    config.probePort === undefined
-      ? undefined
-      : cluster.isWorker
-        ? await serve(probes, probeOptions)
-        : await startProbeThread(probes, { ...probeOptions, onError: (error) => console.error(`engage-proxy: the probe port's thread stopped: ${error.message}`) });
+  let probeServer: RunningServer | undefined;
+  try {
+    probeServer = config.probePort === undefined ? undefined : await serveProbes(probesOnly(handler), { port: config.probePort, host: config.host });
+  } catch (error) {
+    // A port taken: serving without the probes an orchestrator was told to use would only get
+    // this instance restarted later, with less said.
+    console.error(`engage-proxy: ENGAGE_PROBE_PORT: ${(error as Error).message}`);
+    await Promise.all([server.close(), redis?.close()]);
+    process.exit(1);
+  }
   if (cluster.isPrimary) {
     const where = redis
       ? `${redactRedisUrl(config.redisUrl!)}${redis.cluster ? ' (Redis Cluster)' : ''}${redis.connected ? '' : ` (ENGAGE_REDIS_URL not reachable yet: ${redis.firstError ?? 'no answer'}; not ready, ${config.options.storeFailure === 'retry' ? 'answering 503 to events' : 'serving without limits and memory'} until it is)`}`
@@ -111,6 +113,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+function serveProbes(probes: Handler, where: { port: number; host: string }): Promise<RunningServer> {
+  if (cluster.isWorker) return serve(probes, where);
+  return startProbeThread(probes, { ...where, onError: (error) => console.error(`engage-proxy: the probe port's thread stopped: ${error.message}`) });
 }
 
 function announce(config: EnvConfig, url: string): string {
