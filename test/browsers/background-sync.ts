@@ -13,7 +13,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { chromiumLaunchOptions } from '../../demo/chromium.mjs';
 import { startStack } from '../../demo/stack.mjs';
-import { type EngineName, type EnginePage, launchEngine, until } from './engine';
+import { type EngineName, type EnginePage, launchEngine, openedPages, until } from './engine';
 import { emulatorAdmin, type Received } from './stack';
 
 interface Sent {
@@ -111,6 +111,17 @@ function describeChromium(): void {
     });
 
     const sitePages = () => context.pages().filter((page) => page.url().startsWith(stack.url));
+    /** The worker's requests at the proxy's door since the `from`th request, once there is one. */
+    async function workerRequests(what: string, from = 0): Promise<Sent[]> {
+      const sent = () => stack.sent.slice(from).filter((request) => request.from === WORKER);
+      await until(
+        () => Promise.resolve(sent().length),
+        (count) => count > 0,
+        15_000,
+        what,
+      );
+      return sent();
+    }
     const errorNames = (page: Page) => page.evaluate(() => (window as unknown as Win).engageErrors.map((error) => error.name));
 
     /** A page of the site with the tracker on `serviceWorker`, once that worker is active. */
@@ -253,13 +264,7 @@ function describeChromium(): void {
       await closeAll(page);
       // Still down: the browser's sync reaches the reset.
       await context.setOffline(false);
-      await until(
-        () => Promise.resolve(stack.sent.filter((request) => request.from === WORKER).length),
-        (count) => count > 0,
-        15_000,
-        "the worker's attempt",
-      );
-      const attempts = stack.sent.filter((request) => request.from === WORKER);
+      const attempts = await workerRequests("the worker's attempt");
       // Each attempt carried all three (the browser may fire it more than once meanwhile).
       for (const attempt of attempts) expect([...attempt.uuids].sort()).toEqual([...ids].sort());
       expect((await stack.received()).unique).toBe(0);
@@ -278,20 +283,10 @@ function describeChromium(): void {
       const ids = await recordOffline(page);
       await closeAll(page);
       await context.setOffline(false);
-      await until(
-        () => Promise.resolve(stack.sent.filter((request) => request.from === WORKER).length),
-        (count) => count > 0,
-        15_000,
-        "the worker's attempt",
-      );
+      await workerRequests("the worker's attempt");
       const before = stack.sent.length;
       await dispatchSync(true);
-      await until(
-        () => Promise.resolve(stack.sent.slice(before).filter((request) => request.from === WORKER).length),
-        (count) => count > 0,
-        15_000,
-        "the worker's last attempt",
-      );
+      await workerRequests("the worker's last attempt", before);
       expect((await stack.received()).unique).toBe(0);
       stack.down = false;
       const since = Date.now();
@@ -407,7 +402,7 @@ function describeWithout(name: EngineName): void {
   describe(`${name}: the serviceWorker option without Background Sync`, () => {
     let stack: SyncStack;
     let engine: Awaited<ReturnType<typeof launchEngine>>;
-    let pages: EnginePage[] = [];
+    const pages = openedPages(() => engine);
 
     beforeAll(async () => {
       stack = await startSyncStack();
@@ -421,14 +416,9 @@ function describeWithout(name: EngineName): void {
     });
     afterEach(async () => {
       stack.down = false;
-      await Promise.all(pages.map((page) => page.close().catch(() => {})));
-      pages = [];
+      await pages.closeAll();
     });
-    const newPage = async () => {
-      const page = await engine.newPage();
-      pages.push(page);
-      return page;
-    };
+    const newPage = pages.open;
     const clean = (page: EnginePage) =>
       page.evaluate(async () => {
         const w = window as unknown as Win;
@@ -464,8 +454,7 @@ function describeWithout(name: EngineName): void {
         'a NetworkError',
       );
       expect(await clean(page)).toEqual({ errors: [], console: [], engageErrors: ['NetworkError'], syncManager: false, registrations: 0 });
-      pages = pages.filter((p) => p !== page);
-      await page.close();
+      await pages.close(page);
       stack.down = false;
       // Nothing delivers with no page open here: the next visit does.
       await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -33,6 +33,29 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/**
+ * The tabs a suite opens on `engine()`, so each scenario can close what it left open
+ * (`closeAll` in `afterEach`) while a scenario closes one itself the way a user does (`close`).
+ */
+export function openedPages(engine: () => Engine) {
+  let pages: EnginePage[] = [];
+  return {
+    open: async (): Promise<EnginePage> => {
+      const page = await engine().newPage();
+      pages.push(page);
+      return page;
+    },
+    close: async (page: EnginePage): Promise<void> => {
+      pages = pages.filter((p) => p !== page);
+      await page.close();
+    },
+    closeAll: async (): Promise<void> => {
+      await Promise.all(pages.map((page) => page.close().catch(() => {})));
+      pages = [];
+    },
+  };
+}
+
 /** Starts an engine by name; fails (never skips) with the install command when its binary is missing. */
 export async function launchEngine(name: EngineName): Promise<Engine> {
   switch (name) {

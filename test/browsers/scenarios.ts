@@ -3,7 +3,7 @@
 // against what the page recorded (same UUIDs, each once) and adds a row to the engine's figures,
 // printed when the engine is done so they can be quoted.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { type Engine, type EngineName, type EnginePage, launchEngine, until } from './engine';
+import { type Engine, type EngineName, type EnginePage, launchEngine, openedPages, until } from './engine';
 import { startTestStack, type TestStack } from './stack';
 
 interface Row {
@@ -32,7 +32,7 @@ export function describeEngine(name: EngineName): void {
   describe(name, () => {
     let engine: Engine;
     let stack: TestStack;
-    let pages: EnginePage[] = [];
+    const pages = openedPages(() => engine);
     let namespace = '';
     const rows: Row[] = [];
     const started = Date.now();
@@ -60,19 +60,11 @@ export function describeEngine(name: EngineName): void {
     });
     afterEach(async () => {
       stack.down = false;
-      await Promise.all(pages.map((page) => page.close().catch(() => {})));
-      pages = [];
+      await pages.closeAll();
     });
 
-    const newPage = async () => {
-      const page = await engine.newPage();
-      pages.push(page);
-      return page;
-    };
-    const closePage = async (page: EnginePage) => {
-      pages = pages.filter((p) => p !== page);
-      await page.close();
-    };
+    const newPage = pages.open;
+    const closePage = pages.close;
     const openTracker = async (page: EnginePage, options: Record<string, unknown> = {}, storage?: 'missing' | 'hang') => {
       await page.goto(`${stack.url}/test/browsers/pages/tracker.html`);
       await until(() => page.evaluate(() => (window as unknown as Win).harnessReady === true), Boolean, 15_000, 'the harness page');
