@@ -4,6 +4,14 @@
 import { existsSync } from 'node:fs';
 
 /**
+ * A person's desktop Chrome, for every page these tests and scripts open: headless Chromium's own
+ * user agent says `HeadlessChrome`, which the proxy's crawler check (isbot) rightly takes for
+ * automation, and its events would be answered but never forwarded.
+ */
+export const PERSON_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
+/**
  * Launch options for Debian's Chromium (or CHROMIUM_PATH); throws with the install command when it is missing.
  * @returns {{ executablePath: string, args: string[] }}
  */
@@ -27,6 +35,7 @@ export function chromiumLaunchOptions() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      `--user-agent=${PERSON_USER_AGENT}`,
     ],
   };
 }
