@@ -36,7 +36,11 @@ export interface UpstreamErrorDetail {
   requestId?: string;
 }
 
-/** A non-2xx answer. `body` is the parsed JSON body (or text); `upstream` its error fields. */
+/**
+ * A non-2xx answer, or to the tracker a 2xx that is no acknowledgement (not the upstream's
+ * `{status: "success"}`, which the proxy passes on: a service worker's offline page, a captive
+ * portal). `body` is the parsed JSON body (or text); `upstream` its error fields.
+ */
 export class HttpError extends EngageError {
   override name = 'HttpError' as const;
   readonly status: number;

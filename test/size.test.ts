@@ -34,9 +34,14 @@
 //   +173 B script tag (4,818 → 4,983 and 6,514 → 6,687, measured on the build with consent and
 //   clocks), paid by every site, the option on or not (it is an option of createTracker, whose name
 //   is fixed). The worker itself is dist/engage-sw.js, in no page's bundle.
-// The budgets are the measured figures of the build that has all of them (the three together:
-// +495 B script tag, +475 B tracker-only since 6,192 and 4,508 B).
-const BUDGET = { iife: 6_687, trackerOnly: 4_983, react: 263, serviceWorker: 3_627 };
+// - counts a person would agree with (issue 40): only the upstream's acknowledgement
+//   (`{status: "success"}`, which the proxy passes on and uses for its own answers) is delivery,
+//   a 2xx of a service worker's offline page or a captive portal keeps the events and names what
+//   answered (+61 B tracker-only, +71 B engage-sw.js); the middle button (`auxclick`) is a click
+//   (+27 B script tag, with the first: +88 B); react +1 B (compression of the tracker it sits beside).
+//   Crawlers are recognised at the proxy: no byte here.
+// The budgets are the measured figures of the build that has all of them.
+const BUDGET = { iife: 6_775, trackerOnly: 5_044, react: 264, serviceWorker: 3_698 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

@@ -140,6 +140,14 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
       ['last answer', answer ? `${answer.status || 'no answer'} · ${answer.message} · ${new Date(answer.at).toLocaleTimeString('en-GB')}` : 'none yet'],
       ['queue', `${model.queueLength()} event(s) waiting`],
       ['clock', describeDeviceClock(model.deviceClockMs)],
+      [
+        'visitor',
+        model.crawler === undefined
+          ? 'not known yet: no delivery answered'
+          : model.crawler
+            ? 'a crawler to the proxy (by its user agent): its events are answered, not counted'
+            : 'a person: its events are counted',
+      ],
       ['customer', state?.customerId ? state.customerId : 'awaited: events wait for identify()'],
       [
         'consent',

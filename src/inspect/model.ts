@@ -53,6 +53,7 @@ export function createModel() {
   const placements = new Map<Element, PlacementRow>();
   let lastAnswer: Answer | undefined;
   let deviceClockMs: number | undefined;
+  let crawler: boolean | undefined;
   let optedOut = false;
 
   const row = (uuid: string) => events.get(uuid);
@@ -93,6 +94,11 @@ export function createModel() {
       return deviceClockMs;
     },
 
+    /** Whether the proxy's last delivery answer took this browser for a crawler; undefined before one. */
+    get crawler() {
+      return crawler;
+    },
+
     /** Takes one lifecycle event in. */
     take(event: LifecycleEvent): void {
       switch (event.type) {
@@ -107,6 +113,7 @@ export function createModel() {
           return set(event.uuids, 'in flight');
         case 'delivered':
           deviceClockMs = event.deviceClockMs ?? deviceClockMs;
+          crawler = event.crawler;
           lastAnswer = { status: event.status, message: 'OK', at: Date.now() };
           return set(event.uuids, 'delivered');
         case 'refused': {

@@ -186,12 +186,18 @@ export function createDelivery(
       // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
       // response is consumed, and unread 2xx bodies starve every later keepalive request. An error
       // body that is not JSON (a gateway's HTML page) is read and left out of the HttpError.
-      const parsed: unknown = await response.json().catch(noop);
+      const parsed = (await response.json().catch(noop)) as { status?: unknown } | undefined;
+      status = response.status;
       if (!response.ok) {
         retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
-        error = new HttpError(response.status, { body: parsed, retryAfterMs });
+        error = new HttpError(status, { body: parsed, retryAfterMs });
+      } else if (parsed?.status != 'success') {
+        // Only the upstream's acknowledgement (which the proxy passes on, and uses for its own) is
+        // delivery: a 2xx of a service worker's offline page, a captive portal or a host's
+        // catch-all is not, and the events are kept and sent again like after a network error.
+        error = new HttpError(status, { body: parsed, message: `${response.headers.get('content-type') || 'no content type'} from ${url}: not the proxy's answer` });
+        status = 0;
       }
-      status = response.status;
     } catch (cause) {
       error = new NetworkError(undefined, { cause });
     } finally {

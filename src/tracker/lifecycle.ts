@@ -37,8 +37,9 @@ export type LifecycleEvent =
   /**
    * The proxy answered 2xx: they left the queue. `deviceClockMs`: how far this device's clock is
    * ahead of the proxy's (negative: behind), as the proxy measured it; it dated the events by its own.
+   * `crawler`: the proxy took this browser for a crawler (its user agent) and did not forward them.
    */
-  | { type: 'delivered'; uuids: string[]; status: number; deviceClockMs?: number }
+  | { type: 'delivered'; uuids: string[]; status: number; deviceClockMs?: number; crawler?: boolean }
   /**
    * Not delivered, still queued (retried later, or the batch is halved to find the refused event):
    * `status` 0 when no answer came (offline, connection reset), `error` the reason.
@@ -116,7 +117,8 @@ function translate([stage, a, b, c, d]: Raw): LifecycleEvent | undefined {
       const status = b as number;
       const error = c as EngageError | undefined;
       const clock = deviceClock(d as Response | undefined);
-      if (!error) return { type: 'delivered', uuids: uuids(events), status, ...clock };
+      if (!error)
+        return { type: 'delivered', uuids: uuids(events), status, ...clock, crawler: (d as Response | undefined)?.headers.get('x-engage-crawler') === 'dropped' };
       // The tracker drops an event refused on its own (a 400/413/422 for a batch of one).
       if (classify(status) === SPLIT && events.length < 2) return { type: 'dropped', uuids: uuids(events), reason: 'rejected', error };
       return { type: 'refused', uuids: uuids(events), status, error, ...clock };

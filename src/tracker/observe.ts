@@ -107,6 +107,9 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
   const tell = (stage: number, a?: unknown, b?: unknown) => (tracker as Tapped).tap?.(stage, element, ctx, a, b);
 
   const onClick = (event: Event) => {
+    // A click is every way a person opens a link: `click` (primary button, modified or not,
+    // keyboard, touch) and the middle button, which fires `auxclick` alone; not the right one.
+    if (event.type != 'click' && (event as MouseEvent).button != 1) return;
     // The nearest control with a b_id, if it is inside the element: an outer placement's b_id is not this one's.
     const control = (event.target as Element | null)?.closest?.(`[${B_ID}]`);
     const bId = control && element.contains(control) ? control.getAttribute(B_ID) : null;
@@ -162,6 +165,7 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
   };
 
   element.addEventListener('click', onClick);
+  element.addEventListener('auxclick', onClick);
   // Without IntersectionObserver there is no honest way to know the element was seen: count nothing.
   if (!IO) reportTo(opts, 'IntersectionObserver', 'is not available');
   startViewing();
@@ -172,6 +176,7 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
     stopViewing();
     view.restart.delete(startViewing);
     element.removeEventListener('click', onClick);
+    element.removeEventListener('auxclick', onClick);
     tell(UNOBSERVED);
   };
 }

@@ -100,4 +100,13 @@ describe('the device clock, in words', () => {
     model.take({ type: 'refused', uuids: ['a'], status: 0, error: new NetworkError() });
     expect(model.deviceClockMs).toBe(600_000);
   });
+
+  it('says whether the proxy took this browser for a crawler, from its last delivery answer', () => {
+    const model = createModel();
+    expect(model.crawler).toBeUndefined();
+    model.take({ type: 'delivered', uuids: [], status: 200, crawler: true });
+    expect(model.crawler).toBe(true);
+    model.take({ type: 'delivered', uuids: [], status: 200, crawler: false });
+    expect(model.crawler).toBe(false);
+  });
 });

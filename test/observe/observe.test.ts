@@ -231,6 +231,22 @@ describe('observe: clicks', () => {
     ]);
   });
 
+  it('counts the middle button (auxclick, button 1) as a click, once; not the right button', () => {
+    const el = placement('<div><a href="#p" data-engage-b-id="open">Open</a></div>');
+    const { rec, clicks } = recorder();
+    observe(rec, el, context());
+    const link = el.querySelector('a')!;
+    const press = (type: string, button: number) => link.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, button }));
+    press('auxclick', 1); // a middle click: browsers fire auxclick alone for it
+    press('auxclick', 2); // a right click's auxclick
+    press('contextmenu', 2);
+    press('click', 0);
+    expect(clicks()).toEqual([
+      { action: 'clicked', context: context(), attributes: { b_id: 'open' } },
+      { action: 'clicked', context: context(), attributes: { b_id: 'open' } },
+    ]);
+  });
+
   it('a throwing recorder does not break the page', () => {
     const el = placement();
     observe(

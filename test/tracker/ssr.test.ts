@@ -32,7 +32,7 @@ describe('under Node', () => {
   it('a tracker created without a browser records to memory and never throws', async () => {
     const { createTracker } = await import('../../src/index');
     const errors: string[] = [];
-    const fetch = vi.fn(async () => Response.json({}));
+    const fetch = vi.fn(async () => Response.json({ status: 'success' }));
     const tracker = createTracker({ endpoint: 'http://127.0.0.1:1/engage', customerId: 'u', fetch, onError: (e) => errors.push(e.code) });
     const id = tracker.shown({ cid: 'c', experience: 'e', svc_locale_id: '0', svc_variation_id: '1', audience_name: 'a', audience_id: 'b' });
     expect(id).toMatch(/^[0-9a-f-]{36}$/);

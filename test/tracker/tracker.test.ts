@@ -45,6 +45,8 @@ function make(options: Partial<TrackerOptions> = {}): Tracker {
 }
 
 const delivered = () => sent.flatMap((s) => s.uuids);
+/** The upstream's acknowledgement, which the proxy passes on: the only 2xx that is delivery. */
+const ACK = { status: 'success', message: 'Events processed', req_id: 'r-1' };
 
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
@@ -52,7 +54,7 @@ beforeEach(() => {
   sent = [];
   errors = [];
   trackers = [];
-  answer = () => Response.json({ status: 'success' });
+  answer = () => Response.json(ACK);
   fetchStub.mockClear();
 });
 afterEach(() => {
@@ -180,11 +182,30 @@ describe('createTracker', () => {
     await expect(tracker.flush()).rejects.toMatchObject({ name: 'HttpError', status: 503, retryAfterMs: 1_000 });
     answer = () => Promise.reject(new TypeError('Failed to fetch'));
     await expect(tracker.flush()).rejects.toMatchObject({ name: 'NetworkError' });
-    answer = () => Response.json({});
+    answer = () => Response.json(ACK);
     await tracker.flush();
     expect(sent.map((s) => s.uuids)).toEqual([ids, ids, ids]);
     // One report for the streak of failures, not one per attempt.
     expect(errors.map((e) => e.name)).toEqual(['HttpError']);
+  });
+
+  it("keeps events answered by a 2xx that is not the proxy's (an HTML page, an empty 200), says once what answered, and delivers them later", async () => {
+    const tracker = make();
+    const ids = [tracker.shown(context)!, tracker.shown(context)!, tracker.shown(context)!];
+    answer = () => new Response('<!doctype html><title>You are offline</title>', { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    await expect(tracker.flush()).rejects.toMatchObject({
+      name: 'HttpError',
+      status: 200,
+      message: "text/html; charset=utf-8 from https://shop.test/engage/v1/experiences/events: not the proxy's answer",
+    });
+    answer = () => new Response(null, { status: 200 });
+    await expect(tracker.flush()).rejects.toMatchObject({ message: "no content type from https://shop.test/engage/v1/experiences/events: not the proxy's answer" });
+    answer = () => Response.json(ACK);
+    await tracker.flush();
+    expect(sent.map((s) => s.uuids)).toEqual([ids, ids, ids]);
+    expect(errors.map((e) => e.message)).toEqual(["text/html; charset=utf-8 from https://shop.test/engage/v1/experiences/events: not the proxy's answer"]);
+    await tracker.flush();
+    expect(sent).toHaveLength(3);
   });
 
   it('states a fresh send time on every attempt, a retry too', async () => {
@@ -197,7 +218,7 @@ describe('createTracker', () => {
     answer = () => new Response('{}', { status: 503 });
     await expect(tracker.flush()).rejects.toMatchObject({ status: 503 });
     clock.mockReturnValue(start + 42_000);
-    answer = () => Response.json({});
+    answer = () => Response.json(ACK);
     await tracker.flush();
     expect(sentAt()).toEqual([start + 1_000, start + 42_000]);
   });
@@ -206,7 +227,7 @@ describe('createTracker', () => {
     const tracker = make();
     const ids = Array.from({ length: 8 }, () => tracker.shown(context)!);
     const bad = ids[5]!;
-    answer = (s) => (s.uuids.includes(bad) ? Response.json({ title: 'Invalid Field Value' }, { status: 400 }) : Response.json({}));
+    answer = (s) => (s.uuids.includes(bad) ? Response.json({ title: 'Invalid Field Value' }, { status: 400 }) : Response.json(ACK));
     await tracker.flush();
     const accepted = sent.filter((s) => !s.uuids.includes(bad)).flatMap((s) => s.uuids);
     expect(accepted.sort()).toEqual(ids.filter((id) => id !== bad).sort());
@@ -223,7 +244,7 @@ describe('createTracker', () => {
     await expect(tracker.flush()).rejects.toMatchObject({ status: 401 });
     await expect(tracker.flush()).rejects.toMatchObject({ status: 401 });
     expect(errors.map((e) => (e as { status?: number }).status)).toEqual([401, 401]);
-    answer = () => Response.json({});
+    answer = () => Response.json(ACK);
     await tracker.flush();
     expect(delivered()).toEqual([id, id, id]);
   });
@@ -264,15 +285,16 @@ describe('createTracker', () => {
     await tracker.flush(); // opens the database
     const put = vi.spyOn(IDBObjectStore.prototype, 'put');
     for (let i = 0; i < 1_000; i++) tracker.shown(context);
-    await new Promise((resolve) => setTimeout(resolve, 50));
     // New segments (first put of each key; a delivery may later rewrite one) of 250 events each,
-    // all in one transaction.
+    // all in one transaction. Waited for, not timed: a loaded machine writes later, not otherwise.
     const firstPuts = new Map<string, IDBTransaction>();
-    put.mock.calls.forEach(([, key], i) => {
-      const id = JSON.stringify(key);
-      if (id.startsWith('["one-transaction"') && !firstPuts.has(id)) firstPuts.set(id, (put.mock.contexts[i] as IDBObjectStore).transaction);
+    await vi.waitFor(() => {
+      put.mock.calls.forEach(([, key], i) => {
+        const id = JSON.stringify(key);
+        if (id.startsWith('["one-transaction"') && !firstPuts.has(id)) firstPuts.set(id, (put.mock.contexts[i] as IDBObjectStore).transaction);
+      });
+      expect(firstPuts.size).toBe(4);
     });
-    expect(firstPuts.size).toBe(4);
     expect(new Set(firstPuts.values()).size).toBe(1);
     await tracker.flush();
     expect(new Set(delivered()).size).toBe(1_000);
@@ -284,7 +306,7 @@ describe('createTracker', () => {
     const ids = [first.shown(context)!, first.shown(context)!];
     await expect(first.flush()).rejects.toBeTruthy();
     first.destroy();
-    answer = () => Response.json({});
+    answer = () => Response.json(ACK);
     const second = make();
     await second.flush();
     expect(sent.at(-1)!.uuids).toEqual(ids);
@@ -316,7 +338,7 @@ describe('createTracker', () => {
     tracker.optOut();
     expect(tracker.shown(context)).toBeUndefined();
     tracker.destroy();
-    answer = () => Response.json({});
+    answer = () => Response.json(ACK);
     const next = make();
     expect(next.shown(context)).toBeUndefined();
     next.optIn();
@@ -340,7 +362,7 @@ describe('createTracker', () => {
   it('delivers events recorded while a delivery was in flight, with no further call', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    answer = async () => (await gate, Response.json({}));
+    answer = async () => (await gate, Response.json(ACK));
     const tracker = make({ batchSize: 2, flushInterval: 200 });
     const first = [tracker.shown(context), tracker.shown(context)];
     await vi.waitFor(() => expect(sent.length).toBe(1));
