@@ -36,7 +36,7 @@ const queued = (page: Page) =>
     () =>
       new Promise<number>((resolve, reject) => {
         const open = indexedDB.open('engage-sdk-v1');
-        open.onerror = () => reject(open.error);
+        open.onerror = () => reject(new Error(`IndexedDB: ${open.error?.message}`));
         open.onsuccess = () => {
           const db = open.result;
           if (!db.objectStoreNames.contains('queue')) return resolve((db.close(), 0));
@@ -89,7 +89,7 @@ test.describe('crawlers', () => {
     ] as const) {
       const stack = await startStack({ proxy: { bots: bots === 'forward' ? 'forward' : (ua: string) => !ua.includes('AhrefsBot') && isCrawler(ua) } });
       try {
-        for (const [name, ua] of Object.entries(CRAWLERS)) (await visit(browser, stack, name, ua)).context.close();
+        for (const [name, ua] of Object.entries(CRAWLERS)) await (await visit(browser, stack, name, ua)).context.close();
         await expect.poll(async () => (await received(stack)).events.map((event) => event.customer_id).sort()).toEqual([...expected].sort());
         console.log(`[counts] chromium | bots: ${bots} → ${expected.length}/5 crawler impressions forwarded`);
       } finally {
