@@ -54,7 +54,7 @@ export default [
       // Server Components bundler (Next.js App Router), which reads the directive from the entry.
       banner: (chunk) => (!chunk.isEntry ? '' : chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : chunk.name === 'react' ? "'use client';" : ''),
     },
-    external: (id) => id.startsWith('node:') || ['idb-keyval', 'pino', 'prom-client', 'react', 'redis', 'undici'].includes(id),
+    external: (id) => id.startsWith('node:') || ['idb-keyval', 'isbot', 'pino', 'prom-client', 'react', 'redis', 'undici'].includes(id),
     plugins: [ts(true), constToLet(), dtsExtensions()],
   },
   {

@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     testTimeout: 20_000,
+    // Node's fetch says `User-Agent: node`, a script to the proxy's crawler check: see the file.
+    setupFiles: ['test/support/person-user-agent.ts'],
     projects: [
       {
         extends: true,

@@ -1,6 +1,7 @@
 import { OPERATIONS } from '../upstream/operations';
 import { Admission } from './pipeline/admission';
 import { trustMatcher } from './pipeline/client-address';
+import { isCrawler } from './pipeline/crawlers';
 import { isObject } from './pipeline/customer';
 import { eventKeyer } from './pipeline/event-keys';
 import { MAX_RETRY_DELAY_MS } from './pipeline/forward';
@@ -73,6 +74,8 @@ export interface Config {
   upstreams: Record<Route['origin'], UpstreamBounds | undefined>;
   upstreamConcurrency: number;
   fetch: typeof fetch;
+  /** Whether a user agent is a crawler's, whose experience events are answered and not forwarded; undefined with `bots: 'forward'`. */
+  crawler: ((userAgent: string) => boolean) | undefined;
 }
 
 /** Checks and resolves the options; throws a TypeError naming the option (never a key). */
@@ -159,6 +162,9 @@ export function configure(options: ProxyOptions): Config {
   if (!Number.isInteger(upstreamQueue) || upstreamQueue < 0) fail(`upstreamQueue must be a whole number from 0 (got ${upstreamQueue})`);
   const retryBudget = options.retryBudget ?? DEFAULT_RETRY_BUDGET;
   if (typeof retryBudget !== 'number' || !(retryBudget >= 0 && retryBudget <= 1)) fail(`retryBudget must be a share from 0 to 1 (got ${retryBudget})`);
+  const bots = options.bots ?? 'drop';
+  if (bots !== 'drop' && bots !== 'forward' && typeof bots !== 'function')
+    fail(`bots must be 'drop', 'forward' or a function (userAgent) => boolean (got '${String(bots)}')`);
   // Per origin, not per route: two routes on one host share its connections and its bounds.
   const byOrigin = new Map<string, UpstreamBounds>();
   const upstreams: Config['upstreams'] = { baseUrl: undefined, sdkUrl: undefined, fileImportsUrl: undefined };
@@ -196,5 +202,6 @@ export function configure(options: ProxyOptions): Config {
     upstreams,
     upstreamConcurrency,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    crawler: bots === 'forward' ? undefined : bots === 'drop' ? isCrawler : bots,
   };
 }

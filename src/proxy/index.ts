@@ -5,6 +5,7 @@ export { createProxy } from './create-proxy';
 export { createMemoryStore } from './stores/memory-store';
 export { DEFAULT_RATE_LIMITS } from './pipeline/rate-limit';
 export { withProbes } from './probes';
+export { isCrawler } from './pipeline/crawlers';
 export type { MemoryStoreOptions } from './stores/memory-store';
 export type { ProbeOptions } from './probes';
 export type {

@@ -1,7 +1,7 @@
 // engage-sdk/proxy under the `node` condition, and engage-sdk/proxy/node everywhere: the
 // Web-standard surface of ./index.ts plus what needs Node — the http adapter, the (req, res)
 // middleware for Express/Connect/Fastify, and Prometheus metrics (prom-client).
-export { createProxy, createMemoryStore, DEFAULT_RATE_LIMITS, withProbes } from './index';
+export { createProxy, createMemoryStore, DEFAULT_RATE_LIMITS, isCrawler, withProbes } from './index';
 export type {
   MemoryStoreOptions,
   Operation,

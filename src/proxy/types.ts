@@ -69,7 +69,7 @@ export interface ProxyStore {
   ping?(): Promise<void>;
 }
 
-/** One line of the proxy's log. Never carries a key, a body or a header value. */
+/** One line of the proxy's log. Never carries a key, a body or a header value (but a crawler's user agent, which names it). */
 export interface ProxyLogEntry {
   level: 'info' | 'warn' | 'error';
   message: string;
@@ -99,6 +99,12 @@ export interface ProxyLogEntry {
   storeErrorKinds?: Partial<Record<StoreErrorKind, number>>;
   clientAddress?: string;
   durationMs?: number;
+  /**
+   * Experience events answered as delivered and not forwarded, because the request's user agent
+   * is a crawler's (`bots`); `crawler` is that user agent (printable, at most 200 characters).
+   */
+  crawlerEvents?: number;
+  crawler?: string;
   /** Experience events: how far the device's clock was ahead of the proxy's (negative: behind), in ms, from the request's `sent_at`. */
   deviceClockMs?: number;
 }
@@ -283,6 +289,21 @@ export interface ProxyOptions {
    * @default 512
    */
   upstreamQueue?: number;
+  /**
+   * What to do with experience events whose request comes from a crawler or automation that ran
+   * the page's JavaScript (Googlebot, Bingbot, SEO tools, link previews, monitors, headless
+   * browsers, and any request without a user agent, which no browser sends):
+   * - `'drop'`: recognised by isbot's list (`isCrawler`), answered as delivered, so the tracker
+   *   neither retries nor keeps them, and never forwarded; counted (`engage_proxy_bot_events_total`)
+   *   and logged, and the answer says so in `X-Engage-Crawler: dropped` (the inspection panel shows it);
+   * - `'forward'`: every request is forwarded, with no check;
+   * - a function of the user agent (`''` when there is none) that returns true for a crawler: a
+   *   rule of your own. If it throws, the events are forwarded.
+   * The other operations are never checked.
+   * @default 'drop'
+   * @example bots: (ua) => !ua.includes('AcmeMonitor') && isCrawler(ua) // let your own monitor through
+   */
+  bots?: 'drop' | 'forward' | ((userAgent: string) => boolean);
   /**
    * The `fetch` used for upstream calls.
    * @default globalThis.fetch

@@ -2,6 +2,7 @@
 // request after 5 s while 3,000 requests arrive at once. The proxy keeps at most its bound in
 // flight upstream, answers the excess 503 + Retry-After at once, keeps its memory and probes,
 // and after recovery every event re-sent as a tracker would is accepted exactly once.
+import { PERSON_USER_AGENT } from '../../demo/chromium.mjs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -172,7 +173,12 @@ describe('a 5 s upstream brownout through engage-proxy (built, defaults)', () =>
           statusCode,
           headers,
           body: answer,
-        } = await load.request({ method: 'POST', path: '/engage/v1/experiences/events', headers: { 'content-type': 'application/json' }, body });
+        } = await load.request({
+          method: 'POST',
+          path: '/engage/v1/experiences/events',
+          headers: { 'content-type': 'application/json', 'user-agent': PERSON_USER_AGENT },
+          body,
+        });
         const text = await answer.text();
         return { status: statusCode, retryAfter: headers['retry-after'] as string | undefined, text, ms: performance.now() - started, at: performance.now() };
       };

@@ -6,7 +6,7 @@ import { createProxy } from '../../src/proxy/create-proxy';
 import { Claims } from '../../src/proxy/pipeline/claims';
 import { createMemoryStore } from '../../src/proxy/stores/memory-store';
 import type { ClaimState, ProxyLogEntry, ProxyStore } from '../../src/proxy/types';
-import { experienceBody, harness, KEYS, WORKSPACE, type Harness } from './support';
+import { experienceBody, harness, KEYS, WORKSPACE, type Harness, PAGE_HEADERS } from './support';
 
 let h: Harness;
 afterEach(async () => {
@@ -124,7 +124,7 @@ describe('claims', () => {
     const responses = await Promise.all(
       bodies.flatMap((body) => [
         h.call(XP, { json: body }),
-        other(new Request(`https://shop.example${XP}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
+        other(new Request(`https://shop.example${XP}`, { method: 'POST', headers: PAGE_HEADERS, body: JSON.stringify(body) })),
       ]),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
@@ -144,7 +144,7 @@ describe('claims', () => {
     const later: Promise<unknown>[] = [];
     const body = experienceBody(2);
     const call = () =>
-      h.proxy(new Request(`https://shop.example/engage${XP}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), {
+      h.proxy(new Request(`https://shop.example/engage${XP}`, { method: 'POST', headers: PAGE_HEADERS, body: JSON.stringify(body) }), {
         clientAddress: '203.0.113.7',
         waitUntil: (work) => later.push(work),
       });

@@ -4,7 +4,7 @@ import { createProxy } from '../../src/proxy/create-proxy';
 import { createMemoryStore } from '../../src/proxy/stores/memory-store';
 import type { ProxyLogEntry, ProxyStore } from '../../src/proxy/types';
 import { serve } from '../../src/proxy/node/serve';
-import { basic, experienceBody, harness, KEYS, type Harness } from './support';
+import { basic, experienceBody, harness, KEYS, type Harness, PAGE_HEADERS } from './support';
 
 let h: Harness;
 afterEach(async () => {
@@ -23,7 +23,7 @@ describe('dedup memory', () => {
       h!.proxy(
         new Request(`http://localhost:3000/engage/v1/experiences/events`, {
           method: 'POST',
-          headers: { host: '127.0.0.1:3000', origin, 'content-type': 'application/json' },
+          headers: { host: '127.0.0.1:3000', origin, ...PAGE_HEADERS },
           body: JSON.stringify(experienceBody()),
         }),
       );
@@ -321,10 +321,9 @@ describe('store', () => {
     const second = createProxy({ workspaceId: 'ENGAGEDEMO01', keys: KEYS, sdkUrl: h.upstream.url, store });
     const body = experienceBody(2);
     expect((await h.call(XP, { json: body })).status).toBe(200);
-    const res = await second(
-      new Request('https://shop.example/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      { clientAddress: '203.0.113.7' },
-    );
+    const res = await second(new Request('https://shop.example/v1/experiences/events', { method: 'POST', headers: PAGE_HEADERS, body: JSON.stringify(body) }), {
+      clientAddress: '203.0.113.7',
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-engage-deduplicated')).toBe('2');
     expect(await h.upstream.received()).toHaveLength(1);
@@ -380,7 +379,7 @@ describe('behind a TLS-terminating reverse proxy', () => {
       h.proxy(
         new Request('http://internal:8080/engage/v1/experiences/events', {
           method: 'POST',
-          headers: { 'content-type': 'application/json', origin: 'https://shop.example', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'shop.example:443' },
+          headers: { ...PAGE_HEADERS, origin: 'https://shop.example', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'shop.example:443' },
           body: JSON.stringify(experienceBody()),
         }),
         { clientAddress },

@@ -15,7 +15,7 @@ import { storeErrorKind } from '../../src/proxy/stores/store-error';
 import type { ProxyLogEntry } from '../../src/proxy/types';
 import { bulk, startRedisCluster, type ClusterNode, type RedisCluster } from '../support/redis-cluster';
 import { describeStoreContract } from './store-contract';
-import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream } from './support';
+import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream, PAGE_HEADERS } from './support';
 
 const quiet = () => {};
 let cluster: RedisCluster;
@@ -180,7 +180,7 @@ async function send2000(store: ReturnType<typeof createRedisStore>) {
         proxy(
           new Request('https://shop.example/v1/experiences/events', {
             method: 'POST',
-            headers: { 'content-type': 'application/json' },
+            headers: PAGE_HEADERS,
             body: JSON.stringify(experienceBody(20)),
           }),
         ).then((r) => r.status),
@@ -288,7 +288,7 @@ describe('Redis Cluster read through a single-node client', () => {
       const res = await handler(
         new Request('http://proxy.test/v1/experiences/events', {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: PAGE_HEADERS,
           body: JSON.stringify(experienceBody(20)),
         }),
       );

@@ -5,7 +5,7 @@ import { createProxy } from '../../src/proxy/create-proxy';
 import { connectRedisStore, type RedisStoreConnection } from '../../src/proxy/stores/redis-connect';
 import { startProxyProcess, type ProxyProcess } from '../support/proxy-process';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
-import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream } from './support';
+import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream, PAGE_HEADERS } from './support';
 
 const XP = '/v1/experiences/events';
 let redis: RedisServer;
@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 const post = (handler: (request: Request) => Promise<Response>, body: unknown) =>
-  handler(new Request(`https://shop.example${XP}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+  handler(new Request(`https://shop.example${XP}`, { method: 'POST', headers: PAGE_HEADERS, body: JSON.stringify(body) }));
 
 describe('two instances, one Redis', () => {
   let connections: RedisStoreConnection[] = [];

@@ -4,6 +4,7 @@ import { createEmulator, type Emulator } from '../../src/emulator/index';
 import { serve } from '../../src/proxy/node/serve';
 import { createProxy } from '../../src/proxy/create-proxy';
 import type { ProxyOptions, ProxyHandler } from '../../src/proxy/types';
+import { PERSON_USER_AGENT } from '../../demo/chromium.mjs';
 
 export const WORKSPACE = 'ENGAGEDEMO01';
 export const KEYS = { data: 'emulator-data-key', personalize: 'emulator-personalize-key', campaign: 'emulator-campaign-key' };
@@ -72,6 +73,9 @@ export interface Harness {
 
 export const PROXY_ORIGIN = 'https://shop.example';
 
+/** The headers of a tracker's JSON request: a person's browser (a request without a user agent is a script's). */
+export const PAGE_HEADERS = { 'content-type': 'application/json', 'user-agent': PERSON_USER_AGENT } as const;
+
 export async function harness(options: Partial<ProxyOptions> = {}, emulatorOptions: Parameters<typeof createEmulator>[0] = {}): Promise<Harness> {
   const upstream = await startUpstream(emulatorOptions);
   const sent: Sent[] = [];
@@ -103,6 +107,8 @@ export async function harness(options: Partial<ProxyOptions> = {}, emulatorOptio
     call(path, init = {}) {
       const { json, clientAddress, ...rest } = init;
       const headers = new Headers(rest.headers);
+      // A browser's request, as every tracker's is (a request without a user agent is a script's).
+      if (!headers.has('user-agent')) headers.set('user-agent', PERSON_USER_AGENT);
       if (json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
       const request = new Request(`${PROXY_ORIGIN}/engage${path}`, {
         method: rest.method ?? (json !== undefined ? 'POST' : 'GET'),

@@ -1,4 +1,5 @@
 // ENGAGE_WORKERS: one engage-proxy, several processes on one port (node:cluster), one Redis.
+import { PERSON_USER_AGENT } from '../../demo/chromium.mjs';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Agent, request } from 'undici';
@@ -43,9 +44,12 @@ describe('engage-proxy with ENGAGE_WORKERS=2', () => {
     const body = JSON.stringify(experienceBody(200));
     // One connection per page: the cluster deals connections to the workers in turn.
     const page = () =>
-      request(`${proxy!.url}/v1/experiences/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, dispatcher: new Agent() }).then(
-        async (res) => [res.statusCode, res.headers['x-engage-deduplicated'], await res.body.text()] as const,
-      );
+      request(`${proxy!.url}/v1/experiences/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': PERSON_USER_AGENT },
+        body,
+        dispatcher: new Agent(),
+      }).then(async (res) => [res.statusCode, res.headers['x-engage-deduplicated'], await res.body.text()] as const);
     const before = page();
     await new Promise((done) => setTimeout(done, 150));
     const after = page();

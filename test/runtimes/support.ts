@@ -59,6 +59,13 @@ export interface BundledWorker {
   modules: string[];
 }
 
+/**
+ * What a bundled Worker took from Node or from a package other than isbot (the crawler list, plain
+ * JavaScript: the one package the proxy core imports), or from the Node build: nothing, for a Worker.
+ */
+export const foreignModules = (modules: string[]): string[] =>
+  modules.filter((id) => /node_modules|^node:|proxy\/node\/|\/dist\/proxy\.js$/.test(id) && !id.includes('/node_modules/isbot/'));
+
 /** A Worker module bundled the way wrangler bundles one (export conditions workerd, worker, browser). */
 export async function bundleWorker(input: string): Promise<BundledWorker> {
   const build = await rollup({

@@ -40,6 +40,7 @@ node_modules/engage-sdk/docs/proxy-node.md):
   ENGAGE_UPSTREAM_CONCURRENCY  upstream requests in flight per origin (default 512)
   ENGAGE_UPSTREAM_QUEUE        requests waiting for one (default 512)
   ENGAGE_RETRY_BUDGET          share of requests retried upstream, 0-1 (default 0.2)
+  ENGAGE_BOTS                  drop or forward crawlers' experience events (default drop)
   ENGAGE_LOG_FORMAT            text or json (default text)
   ENGAGE_LOG_LEVEL             info, warn, error or off (default info)
   ENGAGE_PROBE_PORT            a second port for /healthz, /readyz, /metrics (default none)

@@ -44,7 +44,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
  * with an admin token, `Authorization`); ENGAGE_LOG_FORMAT (`text` or `json`); ENGAGE_LOG_LEVEL (`info`, `warn`, `error`, `off`);
  * ENGAGE_WORKERS (a number of processes, or `auto`: one per core; more than 1 needs
  * ENGAGE_REDIS_URL); ENGAGE_STORE_FAILURE (`forward` or `retry`: what a request does while the
- * store cannot claim); ENGAGE_REQUEST_TIMEOUT_MS (headers and body within it, else 408); ENGAGE_RATE_LIMITS (see
+ * store cannot claim); ENGAGE_BOTS (`drop` or `forward`: crawlers' experience events); ENGAGE_REQUEST_TIMEOUT_MS (headers and body within it, else 408); ENGAGE_RATE_LIMITS (see
  * rate-limits-env.ts: `off`, or rules like `experienceEvents.client=600/min`); ENGAGE_REDIS_URL (`redis://[user:password@]host:port[/db]`
  * or `rediss://`: the store shared by several instances); PORT (default
  * 8787); HOST (default 127.0.0.1); ENGAGE_PROBE_PORT (a second port, on HOST, for the probes and
@@ -115,6 +115,10 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
       `ENGAGE_STORE_FAILURE must be forward (events go on without a claim while the store fails) or retry (503 + Retry-After: the tracker re-sends) (got '${get('ENGAGE_STORE_FAILURE')}')`,
     );
   }
+  const bots = (get('ENGAGE_BOTS') ?? 'drop').toLowerCase();
+  if (bots !== 'drop' && bots !== 'forward') {
+    errors.push(`ENGAGE_BOTS must be drop (crawlers' experience events answered, counted and not forwarded) or forward (no check) (got '${get('ENGAGE_BOTS')}')`);
+  }
   const timeoutText = get('ENGAGE_REQUEST_TIMEOUT_MS') ?? String(DEFAULT_REQUEST_TIMEOUT_MS);
   const requestTimeoutMs = Number(timeoutText);
   if (!/^\d+$/.test(timeoutText) || requestTimeoutMs < 1_000 || requestTimeoutMs > 300_000) {
@@ -158,6 +162,7 @@ export function configFromEnv(env: Record<string, string | undefined>): EnvConfi
     operations: known,
     rateLimits: 'limits' in rateLimits ? rateLimits.limits : undefined,
     storeFailure: storeFailure as 'forward' | 'retry',
+    bots: bots as 'drop' | 'forward',
   };
   // Set only when given, so createProxy's defaults stay the one place they are decided.
   if (get('ENGAGE_UPSTREAM_CONCURRENCY')) options.upstreamConcurrency = upstreamConcurrency;

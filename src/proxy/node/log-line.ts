@@ -23,6 +23,8 @@ export function logLine(entry: ProxyLogEntry, format: LogFormat, now: Date = new
     entry.limited && `limited=${entry.limited}`,
     entry.overloaded && `overloaded=${entry.overloaded}`,
     entry.retryBudgetSpent && 'retry-budget-spent',
+    // The one header value a line carries: which crawler it was (printable, cut at 200 characters).
+    entry.crawler !== undefined && `crawler-events=${entry.crawlerEvents} ua=${JSON.stringify(entry.crawler)}`,
     entry.clientAddress && `client=${entry.clientAddress}`,
   ].filter(Boolean);
   const line = `${entry.status} ${entry.method} ${entry.path} ${entry.durationMs}ms ${extras.join(' ')}${entry.level === 'info' ? '' : ` ${entry.level}: ${entry.message}`}`;

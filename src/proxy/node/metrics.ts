@@ -38,7 +38,7 @@ const CLOCK_BUCKETS = [...CLOCK_STEPS.map((step) => -step).reverse(), 0, ...CLOC
 
 /**
  * Counters and histograms of the proxy's traffic: requests by operation and status, events
- * forwarded and deduplicated, upstream latency, retries, rate-limit refusals, upstream overload
+ * forwarded, deduplicated and from crawlers, upstream latency, retries, rate-limit refusals, upstream overload
  * refusals, retries the retry budget withheld and store failures.
  *
  * @example
@@ -115,6 +115,11 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     labelNames: ['kind'] as const,
     registers,
   });
+  const crawlers = new Counter({
+    name: `${prefix}bot_events_total`,
+    help: 'Experience events from crawlers and automation (the bots option, ENGAGE_BOTS), answered as delivered and not forwarded.',
+    registers,
+  });
   const timeouts = new Counter({
     name: `${prefix}request_timeouts_total`,
     help: 'Requests ended because their headers or body did not all arrive within the deadline (ENGAGE_REQUEST_TIMEOUT_MS), answered 408 where still possible.',
@@ -124,6 +129,7 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
   // Created at 0 so a dashboard shows the series before the first failure.
   deduplicated.inc(0);
   storeErrors.inc(0);
+  crawlers.inc(0);
   for (const kind of STORE_ERROR_KINDS) storeErrorKinds.inc({ kind }, 0);
 
   const logger = (entry: ProxyLogEntry): void => {
@@ -131,6 +137,7 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     if (entry.status !== undefined) requests.inc({ operation, status: String(entry.status) });
     if (entry.forwarded) forwarded.inc({ operation }, entry.forwarded);
     if (entry.deduplicated) deduplicated.inc(entry.deduplicated);
+    if (entry.crawlerEvents) crawlers.inc(entry.crawlerEvents);
     if (entry.upstreamMs !== undefined) upstream.observe({ operation }, entry.upstreamMs / 1000);
     if (entry.attempts !== undefined && entry.attempts > 1) retries.inc({ operation }, entry.attempts - 1);
     if (entry.deviceClockMs !== undefined) deviceClock.observe(entry.deviceClockMs / 1000);

@@ -11,7 +11,7 @@ export function corsHeaders(config: Config, exchange: Exchange): Record<string, 
   if (!config.allowedOrigins.has(origin)) return undefined;
   const headers: Record<string, string> = {
     'access-control-allow-origin': origin,
-    'access-control-expose-headers': 'Retry-After, X-Engage-Deduplicated, X-Engage-Device-Clock',
+    'access-control-expose-headers': 'Retry-After, X-Engage-Crawler, X-Engage-Deduplicated, X-Engage-Device-Clock',
     vary: 'Origin',
   };
   if (config.allowCredentials) headers['access-control-allow-credentials'] = 'true';

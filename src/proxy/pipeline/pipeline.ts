@@ -9,6 +9,7 @@ import { basicAuth } from './basic-auth';
 import { Claims } from './claims';
 import { forwardedFor } from './client-address';
 import { corsHeaders, refusedOrigin } from './cors';
+import { loggedUserAgent } from './crawlers';
 import { bindCustomer, isObject } from './customer';
 import { correctEventTimes, deviceClockOffset } from './device-clock';
 import { requestId, type Refusal } from './error-response';
@@ -141,9 +142,13 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
     return refuseWith({ status: 400, field: 'body', message: 'Body is not valid JSON', type: 'Malformed JSON' });
   }
 
+  // A crawler's render is not an impression (crawlers.ts): checked before the session, which a
+  // crawler has none of.
+  const crawler = operation === 'experienceEvents' && config.crawler && crawlerAgent(config.crawler, exchange, log);
+
   // Validate: the session's customer, then the upstream's own rules.
   let changed = false;
-  if (config.options.resolveCustomer && (operation === 'experienceEvents' || operation === 'users' || operation === 'events')) {
+  if (config.options.resolveCustomer && !crawler && (operation === 'experienceEvents' || operation === 'users' || operation === 'events')) {
     const customerId = await config.options.resolveCustomer(exchange.request());
     if (typeof customerId !== 'string' || customerId === '') {
       return refuseWith({ status: 401, message: 'No session: the customer cannot be identified', type: 'Authentication required' });
@@ -166,6 +171,13 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
   }
   const problem = validateBody(operation, body, config.options.identityResolution);
   if (problem) return refuseWith(problem);
+  // A crawler's events: answered as delivered (its tracker keeps and retries nothing), counted,
+  // never forwarded, and before any key, budget or claim is touched.
+  if (crawler) {
+    log.crawlerEvents = eventUuids(body).length;
+    log.message = 'crawler: events answered, not forwarded';
+    return json(200, { status: 'success', message: 'Not forwarded: the user agent is a crawler', req_id: requestId() }, { ...cors, 'x-engage-crawler': 'dropped' });
+  }
 
   // Key, before any budget is spent: a misconfigured key must not cost anyone quota.
   const key = await loadKey(config, route.tile, log);
@@ -328,6 +340,21 @@ async function limitAndForward(config: Config, send: Send, exchange: Exchange, l
   // Answer: the upstream's own, secrets redacted.
   log.upstreamMs ??= Date.now() - upstreamStarted;
   return passOn(result, { log, cors, refuseWith, secrets: [key, headers.authorization!.slice('Basic '.length)], deduplicated: log.deduplicated });
+}
+
+/** Whether `isCrawler` says the request's user agent is a crawler's (then logged); false for a person's. */
+function crawlerAgent(isCrawler: (userAgent: string) => boolean, exchange: Exchange, log: ProxyLogEntry): boolean {
+  const userAgent = exchange.header('user-agent') ?? '';
+  try {
+    if (!isCrawler(userAgent)) return false;
+  } catch {
+    // A site's own rule that throws must not cost a person's events: they are forwarded.
+    log.level = 'warn';
+    log.message = 'bots() threw: events forwarded';
+    return false;
+  }
+  log.crawler = loggedUserAgent(userAgent);
+  return true;
 }
 
 /** The 503 for a request the upstream origin's admission refused; the tracker keeps its events. */
