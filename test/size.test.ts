@@ -191,7 +191,11 @@ describe('size budgets (gzip -9 bytes)', () => {
     const measured: string[] = [];
     for (const [label, figure, budget] of rows) {
       const line = table.split('\n').find((row) => row.startsWith(`| ${label}`));
-      const cells = line?.split('|').slice(2, 4).map((cell) => cell.replace(/[^\d]/g, '')) ?? [];
+      const cells =
+        line
+          ?.split('|')
+          .slice(2, 4)
+          .map((cell) => cell.replace(/[^\d]/g, '')) ?? [];
       stated.push(`${label}: ${cells[0] ?? 'no row'}${budget === undefined ? '' : ` / ${cells[1]}`}`);
       measured.push(`${label}: ${figures[figure] ?? 'not measured'}${budget === undefined ? '' : ` / ${budget}`}`);
     }

@@ -39,7 +39,10 @@ const blocks = (text: string) => [...text.matchAll(/^```(\w*)\n([\s\S]*?)^```$/g
 /** The one block of `lang` that contains `marker`. */
 function block(lang: string, marker: string): string {
   const found = blocks(readme).filter((b) => b.lang === lang && b.body.includes(marker));
-  expect(found.map((b) => b.body.slice(0, 60)), `one ${lang} block with ${marker} in the README`).toHaveLength(1);
+  expect(
+    found.map((b) => b.body.slice(0, 60)),
+    `one ${lang} block with ${marker} in the README`,
+  ).toHaveLength(1);
   return found[0]!.body;
 }
 
@@ -56,7 +59,12 @@ function parseCommand(line: string): { env: Record<string, string>; bin: string;
 }
 
 /** Runs one of the installed package's bins, as `npx <bin>` does, and waits for its URL. */
-async function startBin(bin: string, args: string[], env: Record<string, string>, output: string[] = []): Promise<{ url: string; child: ChildProcess; output: string[] }> {
+async function startBin(
+  bin: string,
+  args: string[],
+  env: Record<string, string>,
+  output: string[] = [],
+): Promise<{ url: string; child: ChildProcess; output: string[] }> {
   const bins = (JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin;
   expect(Object.keys(bins)).toContain(bin);
   const child = spawn(process.execPath, [join(pkg, bins[bin]!), ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -65,12 +73,15 @@ async function startBin(bin: string, args: string[], env: Record<string, string>
   return { url, child, output };
 }
 
+// Colour codes, should a tool print them despite NO_COLOR.
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+
 function waitForLine(child: ChildProcess, output: string[], pattern: RegExp): Promise<string> {
   return new Promise((resolve, reject) => {
     const read = (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n').filter(Boolean)) {
         output.push(line);
-        const match = pattern.exec(line.replace(/\x1b\[[0-9;]*m/g, ''));
+        const match = pattern.exec(line.replace(ANSI, ''));
         if (match) resolve(match[1]!);
       }
     };
@@ -105,7 +116,11 @@ async function startReadmeBackend(withoutEnv: string[] = []) {
   const proxyCommand = parseCommand(block('sh', 'npx engage-proxy'));
   expect(emulatorCommand.bin).toBe('engage-emulator');
   expect(proxyCommand.bin).toBe('engage-proxy');
-  const emulator = await startBin('engage-emulator', emulatorCommand.args.map((arg) => (arg === '8790' ? '0' : arg)), {});
+  const emulator = await startBin(
+    'engage-emulator',
+    emulatorCommand.args.map((arg) => (arg === '8790' ? '0' : arg)),
+    {},
+  );
   const vitePort = await freePort();
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(proxyCommand.env)) {
@@ -113,7 +128,11 @@ async function startReadmeBackend(withoutEnv: string[] = []) {
     env[name] = value.replace('http://127.0.0.1:8790', emulator.url).replace('http://localhost:5173', `http://localhost:${vitePort}`);
   }
   expect(env.ENGAGE_SDK_URL).toBe(emulator.url);
-  const proxy = await startBin('engage-proxy', proxyCommand.args.map((arg) => (arg === '8787' ? '0' : arg)), env);
+  const proxy = await startBin(
+    'engage-proxy',
+    proxyCommand.args.map((arg) => (arg === '8787' ? '0' : arg)),
+    env,
+  );
   return { emulator, proxy, vitePort };
 }
 
@@ -131,7 +150,8 @@ async function startViteApp(name: string, proxyUrl: string, port: number, pages:
   const config = block('ts', 'server:');
   expect(config).toContain('changeOrigin: true');
   writeFileSync(join(root, 'vite.config.ts'), config.replace('http://127.0.0.1:8787', proxyUrl));
-  for (const [file, body] of Object.entries(pages)) writeFileSync(join(root, file), `<!doctype html><html><head><meta charset="utf-8"><title>${name}</title></head><body>\n${body}</body></html>\n`);
+  for (const [file, body] of Object.entries(pages))
+    writeFileSync(join(root, file), `<!doctype html><html><head><meta charset="utf-8"><title>${name}</title></head><body>\n${body}</body></html>\n`);
   const child = spawn(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), '--port', String(port), '--strictPort', '--clearScreen', 'false'], {
     cwd: root,
     env: { PATH: process.env.PATH, NO_COLOR: '1' },
@@ -168,7 +188,12 @@ async function newPage() {
 
 describe("a new user's first hour, from the packed package", () => {
   it('every relative link of the packed README and guides resolves inside the tarball, or is absolute', () => {
-    const docs = ['README.md', ...readdirSync(join(pkg, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const docs = [
+      'README.md',
+      ...readdirSync(join(pkg, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     expect(docs.length).toBeGreaterThanOrEqual(15);
     const broken: string[] = [];
     let checked = 0;
@@ -225,7 +250,9 @@ describe("a new user's first hour, from the packed package", () => {
     expect(final.events.map((e) => e.action).sort()).toEqual(['SVC_PERSONALIZATION_MESSAGE_CLICKED', 'SVC_PERSONALIZATION_MESSAGE_SHOWN']);
     expect(new Set(final.events.map((e) => e.customer_id))).toEqual(new Set(['u-42']));
     expect(both.events.map((e) => e.svc_event_uuid).sort()).toEqual(final.events.map((e) => e.svc_event_uuid).sort());
-    console.log(`[first-hour] quick start: ${final.unique} of 2 events at the emulator (shown, clicked), ${final.duplicates} duplicates, through vite ${app.url} → ${proxy.url}/engage`);
+    console.log(
+      `[first-hour] quick start: ${final.unique} of 2 events at the emulator (shown, clicked), ${final.duplicates} duplicates, through vite ${app.url} → ${proxy.url}/engage`,
+    );
     await page.close();
     await Promise.all([stop(app.child), stop(proxy.child), stop(emulator.child)]);
   }, 120_000);
@@ -274,12 +301,22 @@ describe("a new user's first hour, from the packed package", () => {
       (told) => told.length >= 1,
     );
     // Two more events, each followed by a delivery run that finds them waiting: still one line.
-    type Page = { Engage: { shown(c: object): string; identify(id: string): void; tracker: { tap(stage: number): [unknown, unknown, unknown, { history: unknown[][] }] } } };
+    type Page = {
+      Engage: { shown(c: object): string; identify(id: string): void; tracker: { tap(stage: number): [unknown, unknown, unknown, { history: unknown[][] }] } };
+    };
     const runs = () => page.evaluate(() => (window as unknown as Page).Engage.tracker.tap(0)[3].history.filter((raw) => raw[0] === 3).length);
     const before = await runs();
     await page.evaluate(() => {
       const engage = (window as unknown as Page).Engage;
-      const context = { cid: 'c-2', experience: 'Second', svc_locale_id: 'l', svc_variation_id: 'v', audience_name: 'All', audience_id: 'a', type: 'Web Personalization' };
+      const context = {
+        cid: 'c-2',
+        experience: 'Second',
+        svc_locale_id: 'l',
+        svc_variation_id: 'v',
+        audience_name: 'All',
+        audience_id: 'a',
+        type: 'Web Personalization',
+      };
       engage.shown(context);
       engage.shown({ ...context, cid: 'c-3' });
     });
@@ -297,7 +334,11 @@ describe("a new user's first hour, from the packed package", () => {
       () => received(emulator.url),
       (r) => r.unique >= 3,
     );
-    expect({ unique: after.unique, duplicates: after.duplicates, customers: [...new Set(after.events.map((e) => e.customer_id))] }).toEqual({ unique: 3, duplicates: 0, customers: ['u-7'] });
+    expect({ unique: after.unique, duplicates: after.duplicates, customers: [...new Set(after.events.map((e) => e.customer_id))] }).toEqual({
+      unique: 3,
+      duplicates: 0,
+      customers: ['u-7'],
+    });
     await until(
       async () => customer.textContent(),
       (text) => text === 'u-7',

@@ -54,6 +54,6 @@ describe('engage-proxy flags', () => {
     });
     expect(cliArgs([], env)).toEqual({ help: false, env });
     expect(cliArgs(['--data-key', 'secret'], env)).toEqual({ error: "unknown flag '--data-key' (engage-proxy --help lists the flags)" });
-    expect(cliArgs(['--port'], env)).toMatchObject({ error: expect.stringContaining("'--port"), });
+    expect(cliArgs(['--port'], env)).toMatchObject({ error: expect.stringContaining("'--port") });
   });
 });
