@@ -5,7 +5,7 @@
 // pointer events through), shifts no layout (one fixed-position host), and leaves with stop().
 import { onLifecycle, trackerState } from '../tracker/lifecycle';
 import type { Tracker } from '../tracker/types';
-import { createModel, describeDeviceClock, describePlacement, type PlacementRow } from './model';
+import { createModel, describeCustomer, describeDeviceClock, describePlacement, type PlacementRow } from './model';
 import { adoptStyles } from './styles';
 
 export interface InspectOptions {
@@ -148,7 +148,7 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
             ? 'a crawler to the proxy (by its user agent): its events are answered, not counted'
             : 'a person: its events are counted',
       ],
-      ['customer', state?.customerId ? state.customerId : 'awaited: events wait for identify()'],
+      ['customer', describeCustomer(state?.customerId || undefined, model.queueLength())],
       [
         'consent',
         state?.consent === 'pending'

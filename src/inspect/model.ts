@@ -183,6 +183,18 @@ export function createModel() {
 
 export type Model = ReturnType<typeof createModel>;
 
+/**
+ * The panel's customer line. Without one the tracker holds every event (they are sent for a
+ * customer), so the line says what to set: a script-tag page without `data-customer-id` sent
+ * nothing and said nothing (issue 43).
+ *
+ * @example
+ * describeCustomer(undefined, 2); // 'not set: 2 event(s) wait for one. Set customerId (data-customer-id on the script tag) or call identify(id)'
+ */
+export function describeCustomer(customerId: string | undefined, queued: number): string {
+  return customerId ?? `not set: ${queued} event(s) wait for one. Set customerId (data-customer-id on the script tag) or call identify(id)`;
+}
+
 /** The tracker's own rule for a context, or undefined when it passes. */
 function validate(context: ExperienceContext): string | undefined {
   try {

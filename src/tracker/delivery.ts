@@ -75,6 +75,7 @@ export function createDelivery(
   // A run asked for the lock without waiting, and has neither had it nor been told no: a request
   // that settles at once, unless the page was frozen in between (stealFlushLock).
   let asking = false;
+  let toldWaiting = false;
 
   // Every request states when it left, by the clock that dated its events, so the proxy can date
   // them by its own (a device clock minutes fast would otherwise have every event refused as
@@ -126,7 +127,13 @@ export function createDelivery(
           if (recordedSinceRun) schedule(recordedSinceRun >= batchSize ? 0 : flushInterval);
           // Another tab is delivering (only a run that does not wait gives way); look again later in case it dies.
           if (waiting === undefined) schedule(flushInterval);
-          else if (waiting && explicit) throw new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
+          else if (waiting) {
+            const error = new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
+            if (explicit) throw error;
+            // Said once, not at every run: events held for want of a customer were a silence (issue 43).
+            if (!toldWaiting) console.warn(`engage-sdk: ${error.message}`);
+            toldWaiting = true;
+          }
         },
         (error) => {
           schedule(0);

@@ -7,6 +7,7 @@ import { probesOnly, withProbes } from '../probes';
 import { createMemoryStore } from '../stores/memory-store';
 import { redactRedisUrl } from '../stores/redis-url';
 import type { ProxyStore } from '../types';
+import { cliArgs, HELP } from './cli-args';
 import { configFromEnv, type EnvConfig } from './env-config';
 import { createMetrics } from './metrics';
 import { startProbeThread } from './probe-thread';
@@ -15,9 +16,20 @@ import { serve, type Handler, type RunningServer } from './serve';
 import { clusterMetrics, runPrimary } from './workers';
 
 async function main(): Promise<void> {
-  const config = configFromEnv(process.env);
+  const args = cliArgs(process.argv.slice(2), process.env);
+  if ('error' in args) {
+    console.error(`engage-proxy: ${args.error}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (args.help) {
+    console.log(HELP);
+    return;
+  }
+  const config = configFromEnv(args.env);
   if ('errors' in config) {
     for (const error of config.errors) console.error(`engage-proxy: ${error}`);
+    console.error('engage-proxy: engage-proxy --help lists every variable and its default');
     process.exitCode = 1;
     return;
   }

@@ -35,3 +35,18 @@ function publicOrigin(config: Config, exchange: Exchange): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The log message of a refused origin: the origin the request named, the proxy's own as it saw it
+ * (they differ behind a proxy that rewrites Host, e.g. Vite's `changeOrigin: true`), and the
+ * setting that would allow it. An origin is no secret; it is cut short and stripped of anything
+ * but printable ASCII, so a forged header cannot forge log lines.
+ *
+ * @example
+ * refusedOrigin(exchange); // "origin http://localhost:5173 is not allowed (this proxy is http://127.0.0.1:8787): add it to ENGAGE_ALLOWED_ORIGINS (allowedOrigins)"
+ */
+export function refusedOrigin(exchange: Exchange): string {
+  const clean = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+  const origin = clean(exchange.header('origin') ?? '');
+  return `origin ${origin} is not allowed (this proxy is ${clean(exchange.origin())}): add it to ENGAGE_ALLOWED_ORIGINS (allowedOrigins)`;
+}

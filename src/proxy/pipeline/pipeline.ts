@@ -8,7 +8,7 @@ import { json, isSuccess, passOn, refuse } from './answer';
 import { basicAuth } from './basic-auth';
 import { Claims } from './claims';
 import { forwardedFor } from './client-address';
-import { corsHeaders } from './cors';
+import { corsHeaders, refusedOrigin } from './cors';
 import { loggedUserAgent } from './crawlers';
 import { bindCustomer, isObject } from './customer';
 import { correctEventTimes, deviceClockOffset } from './device-clock';
@@ -78,7 +78,13 @@ async function handle(config: Config, send: Send, exchange: Exchange, log: Proxy
 
   // CORS first: a refused origin learns nothing else and reaches nothing.
   const cors = corsHeaders(config, exchange);
-  if (!cors) return refuse(operation, { status: 403, message: 'Origin not allowed' });
+  if (!cors) {
+    // Said in the log, with the origin seen and the setting that allows it: a dev server's proxy
+    // with `changeOrigin` (Host rewritten, Origin kept) was refused here with nothing said (issue 43).
+    log.level = 'warn';
+    log.message = refusedOrigin(exchange);
+    return refuse(operation, { status: 403, message: 'Origin not allowed' });
+  }
   const refuseWith = (refusal: Refusal | Problem) => refuse(operation, refusal, cors);
 
   if (exchange.method === 'OPTIONS') {
