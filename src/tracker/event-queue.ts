@@ -179,7 +179,8 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
       memory.clear();
       pending = [];
       await writing;
-      await tx('readwrite', (s) => (s.delete(range()), done(s)));
+      // The loss report's counts too (drop-counts.ts): a denial sends nothing more.
+      await tx('readwrite', (s) => (s.delete(range()), s.delete(`drops:${namespace}`), done(s)));
     },
   };
 }
