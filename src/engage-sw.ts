@@ -53,7 +53,7 @@ async function deliverQueue(tag: string): Promise<void> {
   const namespace = tag.slice(SYNC_TAG.length);
   const queue = createEventQueue(namespace, config.storageTimeout ?? 3_000, warn, noop);
   // No customer of its own: events without one stay queued (the flush then rejects with a ValidationError).
-  const [, , flush, , stop] = createDelivery({ ...config, namespace }, config.url, queue, () => undefined, warn, noop, createDropCounts(namespace, true));
+  const [, , flush, , stop] = createDelivery({ ...config, namespace }, config.url, queue, () => undefined, warn, noop, createDropCounts(namespace, queue));
   try {
     await flush();
   } catch (error) {

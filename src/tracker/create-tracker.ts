@@ -81,7 +81,8 @@ export function createTracker(options: TrackerOptions): Tracker {
     if (next !== GRANTED && next !== PENDING && next !== DENIED) return void refuse(new ValidationError('consent', "must be 'granted', 'pending' or 'denied'"));
     if (gpc && next !== DENIED) return;
     state = next;
-    drops[4](next);
+    // The loss report's counts are kept in the queue from a grant on (never before).
+    drops[4](next, next === GRANTED && !destroyed ? (queue ??= newQueue()) : undefined);
     if (next === DENIED) {
       held = [];
       overflow = 0;
