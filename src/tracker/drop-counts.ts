@@ -5,18 +5,21 @@ import { uuidV4 } from '../uuid';
 import type { EventQueue } from './event-queue';
 import type { ConsentState } from './types';
 
-/** A drop's reason: the label the proxy counts it under (it maps any other to `other`). */
-export const EXPIRED = 'expired';
-export const REFUSED = 'refused';
-export const QUEUE_FULL = 'queue_full';
-export const CONSENT_OVERFLOW = 'consent_overflow';
-export const INVALID = 'invalid';
+// A drop's reason, as its position in the counts (numbers, not strings: a tracker-only bundle
+// pays for no name). The proxy names them, in this order: src/proxy/pipeline/client-report.ts.
+export const EXPIRED = 0;
+export const REFUSED = 1;
+export const QUEUE_FULL = 2;
+export const CONSENT_OVERFLOW = 3;
+export const INVALID = 4;
 /** A `shown()`/`clicked()` after `destroy()`: answered `undefined`, and the event is not kept. */
-export const DESTROYED = 'destroyed';
+export const DESTROYED = 5;
 
-type Counts = Record<string, number>;
-/** What IndexedDB holds: counts not yet in a report, and the report requests carry until one of them is answered 2xx. */
-type Stored = [counts: Counts, report?: [id: string, counts: Counts]];
+/** Counts by reason, one place per reason. */
+type Counts = number[];
+/** What IndexedDB holds: counts not yet in a report, and the report (as the query it is sent as) until a 2xx for a request that carried it. */
+type Stored = [counts: Counts, report?: string];
+const zero = (): Counts => [0, 0, 0, 0, 0, 0];
 
 /**
  * The counts of one namespace, kept where its queue is (the queue's store, under the string key
@@ -26,7 +29,8 @@ type Stored = [counts: Counts, report?: [id: string, counts: Counts]];
  *
  * Counted once: a delivery run takes the stored counts into a report with an id of its own
  * (`claim`, one transaction, so two tabs, or a tab and the worker, get the same report, never a
- * copy each), every request of the run states it (`&drops=ID,reason:n,…`), and only a 2xx for a
+ * copy each), every request of the run states it (`&drops=ID,n0,n1,…`: the count of each
+ * reason, in the order of the constants above), and only a 2xx for a
  * request that carried it removes it (`sent`). A crash, a beacon (whose answer is never known) or
  * two senders can send one report twice: the proxy counts a report id once (in its store, for its
  * deduplication window), so a count reaches the metrics once and is never lost.
@@ -39,8 +43,8 @@ type Stored = [counts: Counts, report?: [id: string, counts: Counts]];
  * goes with the queue's `clear`).
  */
 export type DropCounts = [
-  add: (reason: string, count: number) => void,
-  claim: () => Promise<void>,
+  add: (reason: number, count: number) => void,
+  claim: () => Promise<unknown>,
   query: () => string,
   sent: (query: string) => void,
   consent: (state: ConsentState, queue?: EventQueue) => void,
@@ -52,51 +56,44 @@ export type DropCounts = [
  */
 export function createDropCounts(namespace: string, queue?: EventQueue): DropCounts {
   const key = `drops:${namespace}`;
-  let unsaved: Counts = {};
+  let unsaved = zero();
   let report = '';
   // Where IndexedDB is missing or fails, the record lives in this page's memory.
-  let local: Stored = [{}];
+  let local: Stored = [zero()];
   let writing: Promise<unknown> = Promise.resolve();
   const change = (next: (stored: Stored) => Stored): Promise<unknown> =>
     (writing = writing.then(() => {
       let after: Stored;
       // `local` follows only a committed write: a transaction that failed after `next` ran must not count twice.
-      return queue?.change<Stored>(key, (stored) => (after = next(stored ?? [{}]))).then((ok) => (local = ok ? after : next(local)));
+      return queue?.change<Stored>(key, (stored) => (after = next(stored ?? [zero()]))).then((ok) => (local = ok ? after : next(local)));
     }));
   const save = () => {
     const counts = unsaved;
-    unsaved = {};
-    if (Object.keys(counts).length)
-      void change(([stored, taken]) => {
-        for (const reason in counts) stored[reason] = (stored[reason] ?? 0) + counts[reason]!;
-        return [stored, taken];
-      });
+    unsaved = zero();
+    if (counts.some(Boolean)) void change(([stored, taken]) => [stored.map((count, reason) => count + counts[reason]!), taken]);
   };
 
   return [
     (reason, count) => {
-      if (!count) return;
-      unsaved[reason] = (unsaved[reason] ?? 0) + count;
+      unsaved[reason]! += count;
       if (queue) save();
     },
-    async () => {
-      await change(([counts, taken]) => {
-        if (!taken && Object.keys(counts).length) [counts, taken] = [{}, [uuidV4(), counts]];
-        report = taken ? `&drops=${taken[0]},${Object.entries(taken[1]).map(([reason, count]) => `${reason}:${count}`)}` : '';
+    () =>
+      change(([counts, taken]) => {
+        if (!taken && counts.some(Boolean)) [counts, taken] = [zero(), `&drops=${uuidV4()},${counts}`];
+        report = taken ?? '';
         return [counts, taken];
-      });
-    },
+      }),
     () => (queue ? report : ''),
     (query) => {
       if (!query || query !== report) return;
-      const id = query.slice(7, 43);
       report = '';
-      void change(([counts, taken]) => [counts, taken?.[0] === id ? undefined : taken]);
+      void change(([counts, taken]) => [counts, taken === query ? undefined : taken]);
     },
     (consent, granted) => {
       queue = consent === 'granted' ? granted : undefined;
       if (queue) save();
-      else if (consent === 'denied') (unsaved = {}), (report = ''), (local = [{}]);
+      else if (consent === 'denied') (unsaved = zero()), (report = ''), (local = [zero()]);
     },
   ];
 }

@@ -23,12 +23,15 @@ const dropped = (text: string, reason: string) => value(text, `engage_proxy_clie
 
 describe('readClientReport', () => {
   it('reads the closed reasons, maps the rest to other, caps absurd numbers, refuses what cannot be read', () => {
-    expect(readClientReport(`sent_at=1&drops=${ID},queue_full:3,invalid:1`)).toEqual({ id: ID, counts: { queue_full: 3, invalid: 1 } });
-    expect(readClientReport(`drops=${ID},teleported:2,<script>:1,expired:0`)).toEqual({ id: ID, counts: { other: 3 } });
-    expect(readClientReport(`drops=${ID},expired:999999999999999`)).toEqual({ id: ID, counts: { expired: MAX_REPORTED } });
-    expect(readClientReport(`drops=${encodeURIComponent(`${ID},refused:2`)}`)).toEqual({ id: ID, counts: { refused: 2 } });
-    expect(readClientReport(`drops=${ID},expired:-1,expired:1.5,expired:x`)).toBeUndefined();
-    expect(readClientReport('drops=not%20an%20id,expired:1')).toBeUndefined();
+    expect(readClientReport(`sent_at=1&drops=${ID},0,0,3,0,1,0`)).toEqual({ id: ID, counts: { queue_full: 3, invalid: 1 } });
+    expect(readClientReport(`drops=${ID},1,2,3,4,5,6,7,8`)).toEqual({
+      id: ID,
+      counts: { expired: 1, refused: 2, queue_full: 3, consent_overflow: 4, invalid: 5, destroyed: 6, other: 15 },
+    });
+    expect(readClientReport(`drops=${ID},999999999999999,0,0,0,0,0,999999,999999`)).toEqual({ id: ID, counts: { expired: MAX_REPORTED, other: MAX_REPORTED } });
+    expect(readClientReport(`drops=${encodeURIComponent(`${ID},0,2`)}`)).toEqual({ id: ID, counts: { refused: 2 } });
+    expect(readClientReport(`drops=${ID},-1,1.5,x,,0`)).toBeUndefined();
+    expect(readClientReport('drops=not%20an%20id,1')).toBeUndefined();
     expect(readClientReport('drops=%E0%A4%A')).toBeUndefined();
     expect(readClientReport('sent_at=1')).toBeUndefined();
   });
@@ -46,7 +49,7 @@ describe('the loss report on /metrics', () => {
     h = await harness({ logger: (entry) => (entries.push(entry), metrics.logger(entry)) });
     const before = await metrics.render();
     for (const reason of ['expired', 'refused', 'queue_full', 'consent_overflow', 'invalid', 'destroyed', 'other']) expect(dropped(before, reason)).toBe(0);
-    const report = `&drops=${ID},queue_full:3,invalid:1,expired:2`;
+    const report = `&drops=${ID},2,0,3,0,1,0`;
     // Refused by the upstream: not counted, the tracker keeps the report.
     await h.upstream.fault({ statuses: [400], count: 1 });
     expect((await post(experienceBody(1), report)).status).toBe(400);
@@ -61,12 +64,12 @@ describe('the loss report on /metrics', () => {
     expect(dropped(text, 'expired')).toBe(2);
     expect(dropped(text, 'refused')).toBe(0);
     // A new report adds.
-    expect((await post(experienceBody(1), `&drops=${ID.replace('0b', '1c')},refused:1`)).status).toBe(200);
+    expect((await post(experienceBody(1), `&drops=${ID.replace('0b', '1c')},0,1`)).status).toBe(200);
     expect(dropped(await metrics.render(), 'refused')).toBe(1);
     // The log entry a Workers user reads carries the same figures, once.
     expect(entries.filter((entry) => entry.clientDropped)).toHaveLength(2);
-    expect(entries.find((entry) => entry.clientDropped)!.clientDropped).toEqual({ queue_full: 3, invalid: 1, expired: 2 });
-    expect(logLine(entries.find((entry) => entry.clientDropped)!, 'text')).toContain('dropped=queue_full:3,invalid:1,expired:2');
+    expect(entries.find((entry) => entry.clientDropped)!.clientDropped).toEqual({ expired: 2, queue_full: 3, invalid: 1 });
+    expect(logLine(entries.find((entry) => entry.clientDropped)!, 'text')).toContain('dropped=expired:2,queue_full:3,invalid:1');
   });
 
   it('puts each accepted event in the delay histogram, by its corrected time', async () => {
