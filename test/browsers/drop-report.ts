@@ -107,18 +107,24 @@ export function describeDropReport(name: EngineName): void {
       stack.down = false;
       await make(page, options);
       expect(await flush(page)).toBe('ok');
-      expect(minus((await scrape()).drops, before)).toEqual({ expired: 2, queue_full: 3, invalid: 1 });
-      // An upstream refusal of one event ends its delivery: refused 1, on the next request.
+      // An upstream refusal of one event ends its delivery: refused 1.
       await stack.admin('faults', { body: { statuses: [400], count: 1 } });
       await record(page, 1);
       expect(await flush(page)).toBe('ok');
       await stack.admin('faults', { method: 'DELETE' });
-      const delivered = (await stack.received()).unique;
-      await record(page, 1);
-      expect(await flush(page)).toBe('ok');
-      expect((await stack.received()).unique).toBe(delivered + 1);
+      // One report is out at a time (a run claims what is stored then; what is counted meanwhile
+      // goes with a later run): a few more requests carry the rest. Whether a retry run dropped
+      // the expired events before the 8 were recorded depends on the engine's timers.
+      const expected = { expired: 2, queue_full: 3, invalid: 1, refused: 1 };
+      let rounds = 0;
+      for (; rounds < 5 && JSON.stringify(minus((await scrape()).drops, before)) !== JSON.stringify(expected); rounds++) {
+        const delivered = (await stack.received()).unique;
+        await record(page, 1);
+        expect(await flush(page)).toBe('ok');
+        expect((await stack.received()).unique).toBe(delivered + 1);
+      }
       const counted = minus((await scrape()).drops, before);
-      expect(counted).toEqual({ expired: 2, queue_full: 3, invalid: 1, refused: 1 });
+      expect(counted).toEqual(expected);
       // Later requests, from this page and from a new one, add nothing.
       await record(page, 2);
       expect(await flush(page)).toBe('ok');
@@ -128,7 +134,7 @@ export function describeDropReport(name: EngineName): void {
       await record(page, 1);
       expect(await flush(page)).toBe('ok');
       expect(minus((await scrape()).drops, before)).toEqual(counted);
-      figures.push(`[drops] ${name} | queue of 5, 8 + 2 recorded, 2 expired, 1 empty cid, 1 refused, reload between | /metrics: ${JSON.stringify(counted)}`);
+      figures.push(`[drops] ${name} | queue of 5, 8 + 2 recorded, 2 expired, 1 empty cid, 1 refused, reload between | /metrics: ${JSON.stringify(counted)} after ${rounds} more request(s); +0 after 2 more and a new page`);
     });
 
     test('consent pending then denied: no count and no request', async () => {
