@@ -49,8 +49,9 @@ describe('the packed tarball', () => {
     }
   });
 
-  it('holds dist/, README.md, LICENSE, CHANGELOG.md and package.json, nothing else', () => {
-    expect(readdirSync(join(work, 'node_modules/engage-sdk')).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'package.json']);
+  it('holds dist/, ops/ (alert rules and dashboard), README.md, LICENSE, CHANGELOG.md and package.json, nothing else', () => {
+    expect(readdirSync(join(work, 'node_modules/engage-sdk')).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'ops', 'package.json']);
+    expect(readdirSync(join(work, 'node_modules/engage-sdk/ops')).sort()).toEqual(['engage-alerts.test.yml', 'engage-alerts.yml', 'engage-dashboard.json']);
   });
 
   it('publint finds nothing in the package as installed from the tarball', async () => {
