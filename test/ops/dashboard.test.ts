@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProxyProcess, startProxyProcess } from '../support/proxy-process';
 import { experienceBody, KEYS, startUpstream, type Upstream, WORKSPACE } from '../proxy/support';
+import { drawPanels, type PanelSeries } from './panels-picture';
 
 const PROMETHEUS = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
 const dashboard = JSON.parse(readFileSync(new URL('../../ops/engage-dashboard.json', import.meta.url), 'utf8')) as {
-  panels: Array<{ title: string; targets: Array<{ expr: string; legendFormat: string }> }>;
+  panels: Array<{ title: string; fieldConfig: { defaults: { unit: string } }; targets: Array<{ expr: string; legendFormat: string }> }>;
 };
 
 interface Sample {
@@ -130,6 +131,7 @@ describe('ops/engage-dashboard.json against a real Prometheus', () => {
       return out;
     };
     // Traffic until every query has data (rates need two scrapes that saw it), within a minute.
+    const started = Date.now() / 1000;
     let round = 0;
     let left = await missing();
     const end = Date.now() + 60_000;
@@ -150,6 +152,27 @@ describe('ops/engage-dashboard.json against a real Prometheus', () => {
     const byReason = Object.fromEntries(lost.map((s) => [s.metric.reason, Number(s.value[1])]));
     expect(byReason.queue_full! / 3).toBe(byReason.expired! / 2);
     expect(byReason.queue_full).toBeGreaterThan(0);
+    if (process.env.ENGAGE_OPS_PICTURE === '1') await picture(started, round);
     console.log(['[ops] dashboard queries on a real Prometheus', `rounds of traffic: ${round}; crawler metric on this build: ${hasBots}`, ...figures].join('\n'));
   }, 120_000);
 });
+
+/** docs/operations-panels.png: every panel over the test's traffic, as Prometheus answered. */
+async function picture(from: number, rounds: number): Promise<void> {
+  const to = Date.now() / 1000;
+  const panels: PanelSeries[] = [];
+  for (const panel of dashboard.panels) {
+    const series: PanelSeries['series'] = [];
+    for (const target of panel.targets) {
+      const url = `${promUrl}/api/v1/query_range?query=${encodeURIComponent(target.expr)}&start=${from}&end=${to}&step=1`;
+      const body = (await (await fetch(url)).json()) as { data: { result: Array<{ metric: Record<string, string>; values: Array<[number, string]> }> } };
+      for (const result of body.data.result) {
+        const name = target.legendFormat.replace(/\{\{(\w+)\}\}/g, (_, label: string) => result.metric[label] ?? '');
+        series.push({ name, points: result.values.map(([t, v]) => [t, Number(v)]) });
+      }
+    }
+    panels.push({ title: panel.title, unit: panel.fieldConfig.defaults.unit, series });
+  }
+  const path = new URL('../../docs/operations-panels.png', import.meta.url).pathname;
+  await drawPanels(panels, path, `Debian's Prometheus ${'2.42'}, scraping engage-proxy every second through ${rounds} rounds of test traffic (test/ops/dashboard.test.ts); queries from ops/engage-dashboard.json.`);
+}
