@@ -117,7 +117,7 @@ export function describeDropReport(name: EngineName): void {
       // the expired events before the 8 were recorded depends on the engine's timers.
       const expected = { expired: 2, queue_full: 3, invalid: 1, refused: 1 };
       let rounds = 0;
-      for (; rounds < 5 && JSON.stringify(minus((await scrape()).drops, before)) !== JSON.stringify(expected); rounds++) {
+      for (; rounds < 8 && JSON.stringify(minus((await scrape()).drops, before)) !== JSON.stringify(expected); rounds++) {
         const delivered = (await stack.received()).unique;
         await record(page, 1);
         expect(await flush(page)).toBe('ok');
