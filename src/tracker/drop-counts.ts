@@ -80,6 +80,8 @@ export function createDropCounts(namespace: string, queue?: EventQueue): DropCou
     },
     () =>
       change(([counts, taken]) => {
+        // An array in a template is its items joined by commas: the counts, written short (bytes).
+        // eslint-disable-next-line @typescript-eslint/restrict-template-expressions
         if (!taken && counts.some(Boolean)) [counts, taken] = [zero(), `&drops=${uuidV4()},${counts}`];
         report = taken ?? '';
         return [counts, taken];
@@ -93,7 +95,11 @@ export function createDropCounts(namespace: string, queue?: EventQueue): DropCou
     (consent, granted) => {
       queue = consent === 'granted' ? granted : undefined;
       if (queue) save();
-      else if (consent === 'denied') (unsaved = zero()), (report = ''), (local = [zero()]);
+      else if (consent === 'denied') {
+        unsaved = zero();
+        report = '';
+        local = [zero()];
+      }
     },
   ];
 }

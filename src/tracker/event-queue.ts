@@ -152,7 +152,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
   return {
     change: async (key, next) =>
       !!(await tx('readwrite', async (s) => {
-        s.put(next(await promisify(s.get(key))), key);
+        s.put(next((await promisify(s.get(key))) as Parameters<typeof next>[0]), key);
         return done(s);
       })),
 

@@ -46,7 +46,13 @@ const record = (page: EnginePage, count: number, invalid = 0) =>
     },
     [count, invalid] as [number, number],
   );
-const flush = (page: EnginePage) => page.evaluate(() => (window as unknown as Win).t.flush().then(() => 'ok', (error: Error) => error.name));
+const flush = (page: EnginePage) =>
+  page.evaluate(() =>
+    (window as unknown as Win).t.flush().then(
+      () => 'ok',
+      (error: Error) => error.name,
+    ),
+  );
 
 export function describeDropReport(name: EngineName): void {
   describe(`${name}: the loss report`, () => {
@@ -68,7 +74,12 @@ export function describeDropReport(name: EngineName): void {
     async function open(): Promise<EnginePage> {
       const page = await pages.open();
       await page.goto(`${stack.url}/test/browsers/pages/drops.html`);
-      await until(() => page.evaluate(() => typeof (window as unknown as Win).Engage?.createTracker), (type) => type === 'function', 15_000, 'the script tag');
+      await until(
+        () => page.evaluate(() => typeof (window as unknown as Win).Engage?.createTracker),
+        (type) => type === 'function',
+        15_000,
+        'the script tag',
+      );
       return page;
     }
 
@@ -96,14 +107,24 @@ export function describeDropReport(name: EngineName): void {
       stack.down = true;
       await record(page, 2);
       const recordedAt = Date.now();
-      await until(async () => Date.now() - recordedAt, (ms) => ms > 2_500, 10_000, 'two events older than maxEventAge');
+      await until(
+        async () => Date.now() - recordedAt,
+        (ms) => ms > 2_500,
+        10_000,
+        'two events older than maxEventAge',
+      );
       await record(page, 8, 1);
       // This run drops 2 expired and 3 beyond the bound of 5, claims the report, and fails.
       expect(await flush(page)).toBe('NetworkError');
       expect(minus((await scrape()).drops, before)).toEqual({});
       // A reload with the report unanswered loses none of it.
       await page.reload();
-      await until(() => page.evaluate(() => typeof (window as unknown as Win).Engage?.createTracker), (type) => type === 'function', 15_000, 'the script tag');
+      await until(
+        () => page.evaluate(() => typeof (window as unknown as Win).Engage?.createTracker),
+        (type) => type === 'function',
+        15_000,
+        'the script tag',
+      );
       stack.down = false;
       await make(page, options);
       expect(await flush(page)).toBe('ok');
@@ -134,7 +155,9 @@ export function describeDropReport(name: EngineName): void {
       await record(page, 1);
       expect(await flush(page)).toBe('ok');
       expect(minus((await scrape()).drops, before)).toEqual(counted);
-      figures.push(`[drops] ${name} | queue of 5, 8 + 2 recorded, 2 expired, 1 empty cid, 1 refused, reload between | /metrics: ${JSON.stringify(counted)} after ${rounds} more request(s); +0 after 2 more and a new page`);
+      figures.push(
+        `[drops] ${name} | queue of 5, 8 + 2 recorded, 2 expired, 1 empty cid, 1 refused, reload between | /metrics: ${JSON.stringify(counted)} after ${rounds} more request(s); +0 after 2 more and a new page`,
+      );
     });
 
     test('consent pending then denied: no count and no request', async () => {
@@ -178,7 +201,12 @@ export function describeDropReport(name: EngineName): void {
       const ids = await record(page, 3);
       await pages.close(page);
       const closedAt = Date.now();
-      await until(async () => Date.now() - closedAt, (ms) => ms >= 8_000, 15_000, '8 s after the page closed');
+      await until(
+        async () => Date.now() - closedAt,
+        (ms) => ms >= 8_000,
+        15_000,
+        '8 s after the page closed',
+      );
       stack.down = false;
       page = await open();
       await make(page, options);

@@ -48,7 +48,8 @@ async function query(expr: string): Promise<Sample[]> {
 /** One round of traffic, as browsers would send it: each kind the dashboard shows. */
 async function traffic(round: number): Promise<void> {
   const events = `${proxy!.url}/engage/v1/experiences/events`;
-  const post = (body: unknown, query: string) => fetch(`${events}?${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (body: unknown, query: string) =>
+    fetch(`${events}?${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const now = Date.now();
   // Accepted, 40 s late, from a device 10 min fast, carrying a loss report (a new one each round).
   const late = experienceBody(2);
@@ -174,5 +175,9 @@ async function picture(from: number, rounds: number): Promise<void> {
     panels.push({ title: panel.title, unit: panel.fieldConfig.defaults.unit, series });
   }
   const path = new URL('../../docs/operations-panels.png', import.meta.url).pathname;
-  await drawPanels(panels, path, `Debian's Prometheus ${'2.42'}, scraping engage-proxy every second through ${rounds} rounds of test traffic (test/ops/dashboard.test.ts); queries from ops/engage-dashboard.json.`);
+  await drawPanels(
+    panels,
+    path,
+    `Debian's Prometheus ${'2.42'}, scraping engage-proxy every second through ${rounds} rounds of test traffic (test/ops/dashboard.test.ts); queries from ops/engage-dashboard.json.`,
+  );
 }

@@ -21,7 +21,13 @@ function svg(panel: PanelSeries): string {
   const x = (t: number) => (x1 === x0 ? 0 : ((t - x0) / (x1 - x0)) * 360);
   const y = (v: number) => 110 - (y1 === y0 ? 0 : ((v - y0) / (y1 - y0)) * 100);
   const lines = panel.series
-    .map((s, i) => `<polyline fill="none" stroke="${COLOURS[i % COLOURS.length]}" stroke-width="2" points="${s.points.filter(([, v]) => Number.isFinite(v)).map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}"/>`)
+    .map(
+      (s, i) =>
+        `<polyline fill="none" stroke="${COLOURS[i % COLOURS.length]}" stroke-width="2" points="${s.points
+          .filter(([, v]) => Number.isFinite(v))
+          .map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`)
+          .join(' ')}"/>`,
+    )
     .join('');
   const legend = panel.series
     .map((s, i) => {

@@ -19,8 +19,14 @@ describe('ops/engage-alerts.yml', () => {
     for (const alert of alerts) {
       // Each alert has a case that expects it, and one that expects silence.
       const cases = tests.split(`alertname: ${alert}\n`).slice(1);
-      expect(cases.some((c) => /^\s+exp_alerts:\n\s+- exp_labels/.test(c)), `${alert} fires somewhere`).toBe(true);
-      expect(cases.some((c) => /^\s+exp_alerts: \[\]/.test(c)), `${alert} stays quiet somewhere`).toBe(true);
+      expect(
+        cases.some((c) => /^\s+exp_alerts:\n\s+- exp_labels/.test(c)),
+        `${alert} fires somewhere`,
+      ).toBe(true);
+      expect(
+        cases.some((c) => /^\s+exp_alerts: \[\]/.test(c)),
+        `${alert} stays quiet somewhere`,
+      ).toBe(true);
     }
   });
 });

@@ -69,7 +69,12 @@ describe('the loss report on /metrics', () => {
     // The log entry a Workers user reads carries the same figures, once.
     expect(entries.filter((entry) => entry.clientDropped)).toHaveLength(2);
     expect(entries.find((entry) => entry.clientDropped)!.clientDropped).toEqual({ expired: 2, queue_full: 3, invalid: 1 });
-    expect(logLine(entries.find((entry) => entry.clientDropped)!, 'text')).toContain('dropped=expired:2,queue_full:3,invalid:1');
+    expect(
+      logLine(
+        entries.find((entry) => entry.clientDropped)!,
+        'text',
+      ),
+    ).toContain('dropped=expired:2,queue_full:3,invalid:1');
   });
 
   it('puts each accepted event in the delay histogram, by its corrected time', async () => {

@@ -21,7 +21,7 @@ let trackers: Tracker[];
 
 const fetchStub = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
   const body = JSON.parse(init!.body as string) as { elements: Array<{ actions: Array<{ svc_event_uuid: string }> }> };
-  const entry: Sent = { url: new URL(String(url)), uuids: body.elements.flatMap((e) => e.actions.map((a) => a.svc_event_uuid)) };
+  const entry: Sent = { url: new URL(url as string), uuids: body.elements.flatMap((e) => e.actions.map((a) => a.svc_event_uuid)) };
   sent.push(entry);
   return answer(entry);
 });
@@ -146,7 +146,14 @@ describe('the loss report', () => {
     await a.flush();
     expect(report(sent.at(-1)!)).toBeUndefined();
     expect(counted(sent.slice(1))).toEqual({ queue_full: 2 });
-    expect(new Set(sent.map(report).filter(Boolean).map((r) => r![0]))).toEqual(new Set([claimed[0]]));
+    expect(
+      new Set(
+        sent
+          .map(report)
+          .filter(Boolean)
+          .map((r) => r![0]),
+      ),
+    ).toEqual(new Set([claimed[0]]));
   });
 
   it('counts nothing and sends nothing while pending, then denied', async () => {
@@ -197,7 +204,7 @@ describe('the loss report', () => {
     tracker.shown(context);
     void tracker.flush();
     await vi.waitFor(() => expect(hanging).toHaveBeenCalledTimes(1));
-    const carried = new URL(String(hanging.mock.calls[0]![0])).searchParams.get('drops');
+    const carried = new URL(hanging.mock.calls[0]![0] as string).searchParams.get('drops');
     expect(carried).toMatch(/^[0-9a-f-]{36},0,0,1,0,0,0$/);
     tracker.shown(context);
     window.dispatchEvent(new Event('pagehide'));

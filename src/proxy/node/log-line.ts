@@ -23,7 +23,10 @@ export function logLine(entry: ProxyLogEntry, format: LogFormat, now: Date = new
     entry.limited && `limited=${entry.limited}`,
     entry.overloaded && `overloaded=${entry.overloaded}`,
     entry.retryBudgetSpent && 'retry-budget-spent',
-    entry.clientDropped && `dropped=${Object.entries(entry.clientDropped).map(([reason, count]) => `${reason}:${count}`)}`,
+    entry.clientDropped &&
+      `dropped=${Object.entries(entry.clientDropped)
+        .map(([reason, count]) => `${reason}:${count}`)
+        .join(',')}`,
     entry.clientAddress && `client=${entry.clientAddress}`,
   ].filter(Boolean);
   const line = `${entry.status} ${entry.method} ${entry.path} ${entry.durationMs}ms ${extras.join(' ')}${entry.level === 'info' ? '' : ` ${entry.level}: ${entry.message}`}`;
