@@ -18,6 +18,7 @@
 // page knew its customer (they wait for a page that calls identify()).
 import { createStore, get, set } from 'idb-keyval';
 import { createDelivery } from './tracker/delivery';
+import { createDropCounts } from './tracker/drop-counts';
 import { createEventQueue } from './tracker/event-queue';
 import { SYNC_TAG, type SyncConfigMessage } from './tracker/sync-config';
 import type { TrackerOptions } from './tracker/types';
@@ -52,7 +53,7 @@ async function deliverQueue(tag: string): Promise<void> {
   const namespace = tag.slice(SYNC_TAG.length);
   const queue = createEventQueue(namespace, config.storageTimeout ?? 3_000, warn, noop);
   // No customer of its own: events without one stay queued (the flush then rejects with a ValidationError).
-  const [, , flush, , stop] = createDelivery({ ...config, namespace }, config.url, queue, () => undefined, warn, noop);
+  const [, , flush, , stop] = createDelivery({ ...config, namespace }, config.url, queue, () => undefined, warn, noop, createDropCounts(namespace, queue));
   try {
     await flush();
   } catch (error) {

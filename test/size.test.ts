@@ -44,9 +44,15 @@
 //   a 2xx of a service worker's offline page or a captive portal keeps the events and names what
 //   answered (+61 B tracker-only, +71 B engage-sw.js); the middle button (`auxclick`) is a click
 //   (+27 B script tag, with the first: +88 B). Crawlers are recognised at the proxy: no byte here.
-// The budgets are the measured figures of the build that has all of them (issues 40 and 43
-// together: 6,687 → 6,797, 4,983 → 5,062, 3,627 → 3,720, react 263 → 272 beside them).
-const BUDGET = { iife: 6_797, trackerOnly: 5_062, react: 272, serviceWorker: 3_720 };
+// - the loss report (issue 41: every dropped event counted by reason in the queue's store, one
+//   report per delivery run with an id, in every request's query until a 2xx, kept only under a
+//   grant; drop-counts.ts, the queue's `change`, a call at each of six drops): +341 B
+//   tracker-only, +330 B script tag, +495 B engage-sw.js (it drops and reports too, and now
+//   carries uuid.ts for the report's id), +4 B engage-sdk/react beside them (each measured alone
+//   on 4,983, 6,687, 3,627 and 263). Reasons travel as positions, not names (−65 B).
+// The budgets are the measured figures of the build that has all three (issues 40, 41 and 43:
+// 6,687 → 7,136, 4,983 → 5,398, 3,627 → 4,208, react 263 → 276 beside them).
+const BUDGET = { iife: 7_136, trackerOnly: 5_398, react: 276, serviceWorker: 4_208 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

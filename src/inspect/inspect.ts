@@ -5,7 +5,7 @@
 // pointer events through), shifts no layout (one fixed-position host), and leaves with stop().
 import { onLifecycle, trackerState } from '../tracker/lifecycle';
 import type { Tracker } from '../tracker/types';
-import { createModel, describeCustomer, describeDeviceClock, describePlacement, type PlacementRow } from './model';
+import { createModel, describeCustomer, describeDeviceClock, describeDrops, describePlacement, type PlacementRow } from './model';
 import { adoptStyles } from './styles';
 
 export interface InspectOptions {
@@ -139,6 +139,7 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
       ['endpoint', state?.endpoint ?? '?'],
       ['last answer', answer ? `${answer.status || 'no answer'} · ${answer.message} · ${new Date(answer.at).toLocaleTimeString('en-GB')}` : 'none yet'],
       ['queue', `${model.queueLength()} event(s) waiting`],
+      ['drops', describeDrops(model.drops)],
       ['clock', describeDeviceClock(model.deviceClockMs)],
       [
         'visitor',

@@ -44,6 +44,9 @@ export interface Answer {
   at: number;
 }
 
+/** The loss report's name (the proxy's `reason` label) for each reason a lifecycle `dropped` gives. */
+const DROP_NAMES = { expired: 'expired', overflow: 'queue_full', rejected: 'refused' } as const;
+
 /** Events kept in the panel's list (the queue's length counts them all). */
 const ROWS = 50;
 const FINAL: EventState[] = ['delivered', 'dropped'];
@@ -55,6 +58,9 @@ export function createModel() {
   let deviceClockMs: number | undefined;
   let crawler: boolean | undefined;
   let optedOut = false;
+  // This page's drops by the loss report's reasons, as far as the lifecycle shows them.
+  const drops: Record<string, number> = {};
+  const dropped = (reason: string, count: number) => (drops[reason] = (drops[reason] ?? 0) + count);
 
   const row = (uuid: string) => events.get(uuid);
   const set = (uuids: string[], state: EventState, detail?: string) => {
@@ -89,6 +95,8 @@ export function createModel() {
     get lastAnswer() {
       return lastAnswer;
     },
+    /** This page's dropped events by reason (expired, queue_full, refused; invalid for a placement refused). */
+    drops,
     /** How far the device's clock is ahead of the proxy's, as the proxy last measured it. */
     get deviceClockMs() {
       return deviceClockMs;
@@ -123,6 +131,7 @@ export function createModel() {
           return set(event.uuids, 'refused', event.status ? `HTTP ${event.status}: ${message}` : message);
         }
         case 'dropped':
+          dropped(DROP_NAMES[event.reason], event.uuids.length);
           if (event.error) lastAnswer = { status: 'status' in event.error ? (event.error.status as number) : 0, message: errorMessage(event.error), at: Date.now() };
           return set(event.uuids, 'dropped', event.reason + (event.error ? ` (${errorMessage(event.error)})` : ''));
         case 'placement': {
@@ -138,6 +147,8 @@ export function createModel() {
         }
         case 'counted': {
           const found = placement(event.element, event.context);
+          // A placement whose impression the tracker refused at record time: `invalid` in the loss report.
+          if (event.uuid === undefined) dropped('invalid', 1);
           Object.assign(found, { countedAt: event.at, uuid: event.uuid, since: undefined, observed: true });
           return;
         }
@@ -226,6 +237,12 @@ const CLOCK_UNITS: Array<[ms: number, one: string, many: string]> = [
  *
  * @param ms how far the device's clock is ahead of the proxy's (negative: behind), or undefined before the proxy answered
  */
+/** The panel's line for this page's drops by reason. */
+export function describeDrops(drops: Record<string, number>): string {
+  const parts = Object.entries(drops).map(([reason, count]) => `${reason} ${count}`);
+  return parts.length ? `${parts.join(' · ')} — counted for the proxy’s loss report` : 'none on this page';
+}
+
 export function describeDeviceClock(ms: number | undefined): string {
   if (ms === undefined) return 'not measured yet: the proxy has not answered';
   const size = Math.abs(ms);

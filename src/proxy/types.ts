@@ -2,8 +2,10 @@
 
 import type { Operation } from '../upstream/operations';
 import type { StoreErrorKind } from './stores/store-error';
+import type { DropReason } from './pipeline/client-report';
 
 export type { StoreErrorKind };
+export type { DropReason };
 
 /** The five upstream operations the proxy can route (names shared with the emulator and client). */
 export type { Operation };
@@ -107,6 +109,13 @@ export interface ProxyLogEntry {
   crawler?: string;
   /** Experience events: how far the device's clock was ahead of the proxy's (negative: behind), in ms, from the request's `sent_at`. */
   deviceClockMs?: number;
+  /**
+   * Experience events: the loss report this request carried (what the browser dropped, by reason),
+   * on a 2xx answer and the first time its id was seen. See `engage_proxy_client_dropped_events_total`.
+   */
+  clientDropped?: Partial<Record<DropReason, number>>;
+  /** Experience events: each accepted event's delay, in seconds, from its (corrected) time to the upstream's 2xx. */
+  eventDelaySeconds?: number[];
 }
 
 export type ProxyLogger = (entry: ProxyLogEntry) => void;

@@ -1,6 +1,7 @@
 import { DroppedEventsError, type EngageError, ValidationError } from '../errors';
 import { backgroundSync } from './background-sync';
 import { createDelivery, type Delivery } from './delivery';
+import { CONSENT_OVERFLOW, createDropCounts, DESTROYED, INVALID } from './drop-counts';
 import { createEventQueue, DATABASE, type EventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
 import { RECORDED, STORED, type Tap, type Tapped } from './tap';
@@ -72,12 +73,16 @@ export function createTracker(options: TrackerOptions): Tracker {
   // Made on the first grant, not before: its start-up run, its timers and its closing-page
   // listeners (keepalive, beacon) must not exist while consent is pending or denied.
   let delivery: Delivery | undefined;
+  // The loss report: kept from the first grant, never while pending or after a denial.
+  const drops = createDropCounts(namespace);
   const newQueue = () => createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap(STORED, events));
 
   function consent(next: ConsentState): void {
     if (next !== GRANTED && next !== PENDING && next !== DENIED) return void refuse(new ValidationError('consent', "must be 'granted', 'pending' or 'denied'"));
     if (gpc && next !== DENIED) return;
     state = next;
+    // The loss report's counts are kept in the queue from a grant on (never before).
+    drops[4](next, next === GRANTED && !destroyed ? (queue ??= newQueue()) : undefined);
     if (next === DENIED) {
       held = [];
       overflow = 0;
@@ -106,6 +111,7 @@ export function createTracker(options: TrackerOptions): Tracker {
           () => customerId,
           report,
           tap,
+          drops,
           () => state === GRANTED && wake?.(),
         );
       }
@@ -115,16 +121,19 @@ export function createTracker(options: TrackerOptions): Tracker {
       }
       held = [];
       if (overflow) report(new DroppedEventsError(overflow, 'consent-pending'));
+      drops[0](CONSENT_OVERFLOW, overflow);
       overflow = 0;
     }
   }
 
   function record(action: string, context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined {
-    if (destroyed || state === DENIED) return undefined;
+    if (state === DENIED) return undefined;
+    if (destroyed) return void drops[0](DESTROYED, 1);
     let event: StoredEvent;
     try {
       event = buildEvent(action, context, attributes, customerId, Date.now());
     } catch (error) {
+      drops[0](INVALID, 1);
       return refuse(error as ValidationError);
     }
     listener?.(RECORDED, event);

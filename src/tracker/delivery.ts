@@ -1,6 +1,7 @@
 import { DroppedEventsError, type EngageError, HttpError, NetworkError, ValidationError } from '../errors';
 import { type Batch, takeBatch } from './batch';
 import type { EventQueue } from './event-queue';
+import { type DropCounts, EXPIRED, QUEUE_FULL, REFUSED } from './drop-counts';
 import { stealFlushLock, withFlushLock } from './flush-lock';
 import { classify, HOLD, OK, parseRetryAfter, retryDelay, SPLIT } from './retry-policy';
 import { ANSWERED, DROPPED, QUEUED, SENDING, type Tap } from './tap';
@@ -41,6 +42,7 @@ export type Delivery = [
  * @param tap where each step is reported (tap.ts)
  * @param wake asks for delivery without this page (background-sync.ts): called when a failure
  *   streak begins, and when the page hides while delivery fails or the browser is offline
+ * @param drops the loss report (drop-counts.ts): what a run drops is counted, and its requests carry the counts
  */
 export function createDelivery(
   options: TrackerOptions,
@@ -49,6 +51,7 @@ export function createDelivery(
   customer: () => string | undefined,
   report: (error: EngageError) => void,
   tap: Tap,
+  drops: DropCounts,
   wake?: () => void,
 ): Delivery {
   // `??`, not destructuring defaults: null means "not given" too.
@@ -80,7 +83,8 @@ export function createDelivery(
   // Every request states when it left, by the clock that dated its events, so the proxy can date
   // them by its own (a device clock minutes fast would otherwise have every event refused as
   // future-dated). Read at each send, retries and beacons too; a query, since a beacon has no headers.
-  const sentUrl = () => `${url}?sent_at=${Date.now()}`;
+  // The loss report rides along, in the query too (drop-counts.ts).
+  const sentUrl = (report = drops[2]()) => `${url}?sent_at=${Date.now()}${report}`;
   const take = (events: StoredEvent[], maxBytes = maxRequestBytes) => takeBatch(events, customer(), nowSeconds(), maxBytes);
   const unsent = (events: StoredEvent[]) => events.filter((event) => !inFlight.has(event.uuid));
   /** Removes events from the queue, and from what a closing page would send. */
@@ -161,7 +165,10 @@ export function createDelivery(
       tap(DROPPED, gone, expired);
       if (expired) report(new DroppedEventsError(expired, 'expired'));
       if (dropped > expired) report(new DroppedEventsError(dropped - expired, 'overflow'));
+      drops[0](EXPIRED, expired);
+      drops[0](QUEUE_FULL, dropped - expired);
     }
+    await drops[1]();
     let rest = unsent(events.slice(dropped));
     for (let taken; (taken = take(rest)).batch;) {
       rest = taken.rest;
@@ -181,8 +188,9 @@ export function createDelivery(
     let error: EngageError | undefined;
     let retryAfterMs: number | undefined;
     let response: Response | undefined;
+    const carried = drops[2]();
     try {
-      response = await (options.fetch ?? fetch)(sentUrl(), {
+      response = await (options.fetch ?? fetch)(sentUrl(carried), {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...options.headers },
         body,
@@ -216,11 +224,13 @@ export function createDelivery(
     if (verdict === OK) {
       // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
       failures = 0;
+      drops[3](carried);
       return done(events);
     }
     if (verdict === SPLIT) {
       if (events.length < 2) {
         await done(events);
+        drops[0](REFUSED, 1);
         return report(new DroppedEventsError(1, 'rejected', { cause: error }));
       }
       const half = Math.ceil(events.length / 2);

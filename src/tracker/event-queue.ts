@@ -25,8 +25,14 @@ export interface EventQueue {
   read(): Promise<StoredEvent[]>;
   /** Removes these events, by UUID (only the caller that read them, under the flush lock, does this). */
   remove(events: StoredEvent[]): Promise<void>;
-  /** Removes every event of the namespace. */
+  /** Removes every event of the namespace, and its loss report's counts. */
   clear(): Promise<void>;
+  /**
+   * Replaces the record `key` (a string: no range of the queue's array keys reaches it) with
+   * `next(record)` in one readwrite transaction, so tabs and the service worker never interleave;
+   * resolves false when IndexedDB failed (drop-counts.ts keeps its record in memory then).
+   */
+  change<T>(key: string, next: (value: T | undefined) => T): Promise<boolean>;
 }
 
 const SEGMENT_SIZE = 250;
@@ -144,6 +150,12 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
   }
 
   return {
+    change: async (key, next) =>
+      !!(await tx('readwrite', async (s) => {
+        s.put(next((await promisify(s.get(key))) as Parameters<typeof next>[0]), key);
+        return done(s);
+      })),
+
     push(event) {
       memory.add(event);
       if (!pending.length) queueMicrotask(write);
@@ -179,7 +191,8 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
       memory.clear();
       pending = [];
       await writing;
-      await tx('readwrite', (s) => (s.delete(range()), done(s)));
+      // The loss report's counts too (drop-counts.ts): a denial sends nothing more.
+      await tx('readwrite', (s) => (s.delete(range()), s.delete(`drops:${namespace}`), done(s)));
     },
   };
 }

@@ -3,6 +3,7 @@ import { describeDeviceClocks } from './device-clock';
 import { describeConsent } from './consent';
 import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
+import { describeDropReport } from './drop-report';
 import { describeEngine } from './scenarios';
 
 describeEngine('chromium');
@@ -11,3 +12,4 @@ describeApps('chromium');
 describeDeviceClocks('chromium');
 describeConsent('chromium');
 describeBackgroundSync('chromium');
+describeDropReport('chromium');

@@ -3,6 +3,7 @@ import { describeDeviceClocks } from './device-clock';
 import { describeConsent } from './consent';
 import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
+import { describeDropReport } from './drop-report';
 import { describeEngine } from './scenarios';
 
 describeEngine('webkit');
@@ -11,3 +12,4 @@ describeApps('webkit');
 describeDeviceClocks('webkit');
 describeConsent('webkit');
 describeBackgroundSync('webkit');
+describeDropReport('webkit');

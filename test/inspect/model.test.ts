@@ -1,7 +1,7 @@
 // The inspector's model and wording, without a browser: what each lifecycle event does to an
 // event's row, and the words a placement's label says for each reason it does or does not count.
 import { describe, expect, it } from 'vitest';
-import { createModel, describeDeviceClock, describePlacement, type PlacementRow } from '../../src/inspect/model';
+import { createModel, describeDeviceClock, describeDrops, describePlacement, type PlacementRow } from '../../src/inspect/model';
 import { HttpError, NetworkError } from '../../src/errors';
 import { context } from '../tracker/fixtures';
 
@@ -108,5 +108,18 @@ describe('the device clock, in words', () => {
     expect(model.crawler).toBe(true);
     model.take({ type: 'delivered', uuids: [], status: 200, crawler: false });
     expect(model.crawler).toBe(false);
+  });
+});
+
+describe('this page’s drops by reason (issue 41)', () => {
+  it('counts dropped lifecycle events under the loss report’s reasons, and a refused placement as invalid', () => {
+    const model = createModel();
+    expect(describeDrops(model.drops)).toBe('none on this page');
+    model.take({ type: 'dropped', uuids: ['a', 'b'], reason: 'expired' });
+    model.take({ type: 'dropped', uuids: ['c', 'd', 'e'], reason: 'overflow' });
+    model.take({ type: 'dropped', uuids: ['f'], reason: 'rejected', error: new HttpError(400, {}) });
+    model.take({ type: 'counted', element, context, uuid: undefined, at: 1 });
+    expect(model.drops).toEqual({ expired: 2, queue_full: 3, refused: 1, invalid: 1 });
+    expect(describeDrops(model.drops)).toBe('expired 2 · queue_full 3 · refused 1 · invalid 1 — counted for the proxy’s loss report');
   });
 });

@@ -49,11 +49,12 @@ describe('the packed tarball', () => {
     }
   });
 
-  it('holds dist/, the guides, the pre-load snippet, README.md, LICENSE, CHANGELOG.md and package.json, nothing else', () => {
-    expect(readdirSync(join(work, 'node_modules/engage-sdk')).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'demo', 'dist', 'docs', 'package.json']);
+  it('holds dist/, ops/ (alert rules and dashboard), the guides, the pre-load snippet, README.md, LICENSE, CHANGELOG.md and package.json, nothing else', () => {
+    expect(readdirSync(join(work, 'node_modules/engage-sdk')).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'demo', 'dist', 'docs', 'ops', 'package.json']);
     // The guides travel with the package (issue 43); their screenshots (0.9 MB) do not.
     expect(readdirSync(join(work, 'node_modules/engage-sdk/demo'))).toEqual(['engage-preload.js']);
     expect(readdirSync(join(work, 'node_modules/engage-sdk/docs')).filter((file) => !file.endsWith('.md'))).toEqual([]);
+    expect(readdirSync(join(work, 'node_modules/engage-sdk/ops')).sort()).toEqual(['engage-alerts.test.yml', 'engage-alerts.yml', 'engage-dashboard.json']);
   });
 
   it('publint finds nothing in the package as installed from the tarball', async () => {

@@ -25,6 +25,10 @@ export function logLine(entry: ProxyLogEntry, format: LogFormat, now: Date = new
     entry.retryBudgetSpent && 'retry-budget-spent',
     // The one header value a line carries: which crawler it was (printable, cut at 200 characters).
     entry.crawler !== undefined && `crawler-events=${entry.crawlerEvents} ua=${JSON.stringify(entry.crawler)}`,
+    entry.clientDropped &&
+      `dropped=${Object.entries(entry.clientDropped)
+        .map(([reason, count]) => `${reason}:${count}`)
+        .join(',')}`,
     entry.clientAddress && `client=${entry.clientAddress}`,
   ].filter(Boolean);
   const line = `${entry.status} ${entry.method} ${entry.path} ${entry.durationMs}ms ${extras.join(' ')}${entry.level === 'info' ? '' : ` ${entry.level}: ${entry.message}`}`;

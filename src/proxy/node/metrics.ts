@@ -1,6 +1,8 @@
 // Prometheus metrics for the proxy on Node, built from its per-request log entries. prom-client
 // writes the exposition format (escaping, histogram buckets, HELP/TYPE lines), so we don't.
 import { Counter, Histogram, Registry } from 'prom-client';
+import { DROP_REASONS } from '../pipeline/client-report';
+import { DELAY_BUCKETS } from '../pipeline/event-delay';
 import { STORE_ERROR_KINDS } from '../stores/store-error';
 import type { ProxyLogEntry, ProxyLogger } from '../types';
 
@@ -125,6 +127,19 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     help: 'Requests ended because their headers or body did not all arrive within the deadline (ENGAGE_REQUEST_TIMEOUT_MS), answered 408 where still possible.',
     registers,
   });
+  const clientDropped = new Counter({
+    name: `${prefix}client_dropped_events_total`,
+    help: 'Experience events the trackers dropped, by reason, as their loss reports stated (each report counted once): expired (older than maxEventAge), refused (an answer ended its delivery), queue_full, consent_overflow (beyond the bound held while consent was pending), invalid (refused at record time), destroyed (recorded after destroy()), other.',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const eventDelay = new Histogram({
+    name: `${prefix}event_delay_seconds`,
+    help: 'Each accepted experience event’s delay: from its time, as the proxy dated it (device clock corrected), to the upstream’s 2xx. Next-visit and Background Sync deliveries are the long tail.',
+    buckets: DELAY_BUCKETS,
+    registers,
+  });
+  for (const reason of DROP_REASONS) clientDropped.inc({ reason }, 0);
   timeouts.inc(0);
   // Created at 0 so a dashboard shows the series before the first failure.
   deduplicated.inc(0);
@@ -141,6 +156,8 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     if (entry.upstreamMs !== undefined) upstream.observe({ operation }, entry.upstreamMs / 1000);
     if (entry.attempts !== undefined && entry.attempts > 1) retries.inc({ operation }, entry.attempts - 1);
     if (entry.deviceClockMs !== undefined) deviceClock.observe(entry.deviceClockMs / 1000);
+    if (entry.clientDropped) for (const [reason, count] of Object.entries(entry.clientDropped)) clientDropped.inc({ reason }, count);
+    if (entry.eventDelaySeconds) for (const delay of entry.eventDelaySeconds) eventDelay.observe(delay);
     if (entry.limited) limited.inc({ operation, budget: entry.limited });
     if (entry.overloaded) overloaded.inc({ operation, reason: entry.overloaded });
     if (entry.retryBudgetSpent) budgetSpent.inc({ operation });

@@ -12,6 +12,8 @@ import { corsHeaders, refusedOrigin } from './cors';
 import { loggedUserAgent } from './crawlers';
 import { bindCustomer, isObject } from './customer';
 import { correctEventTimes, deviceClockOffset } from './device-clock';
+import { firstSight, readClientReport } from './client-report';
+import { eventDelays } from './event-delay';
 import { requestId, type Refusal } from './error-response';
 import { eventUuids, onlyEvents } from './event-uuids';
 import type { Answer, Exchange, Pipeline, Send } from './exchange';
@@ -45,6 +47,10 @@ export function createPipeline(config: Config, send: Send): Pipeline {
     let answer: Answer;
     try {
       answer = await handle(config, send, exchange, log, started);
+      // The loss report counts once its request is answered 2xx: the tracker clears it then. A
+      // crawler's is not a visitor's loss.
+      if (log.operation === 'experienceEvents' && log.crawler === undefined && answer.status >= 200 && answer.status < 300)
+        await countClientReport(config, exchange.query, log);
     } catch {
       // Never let an exception (ours or a hook's) take the server down or say anything internal.
       log.level = 'error';
@@ -287,6 +293,7 @@ async function limitAndForward(config: Config, send: Send, exchange: Exchange, l
     result = await upstream(changed ? JSON.stringify(body) : read.text);
     log.attempts = result.attempts;
     if (isSuccess(result)) log.forwarded = units;
+    if (isSuccess(result) && operation === 'experienceEvents') log.eventDelaySeconds = eventDelays(body, Date.now());
   } else {
     let attempted = 0;
     log.forwarded = 0;
@@ -306,6 +313,7 @@ async function limitAndForward(config: Config, send: Send, exchange: Exchange, l
           break;
         }
         log.forwarded += part.count;
+        log.eventDelaySeconds = eventDelays(part.body, Date.now(), log.eventDelaySeconds);
         // Until it lands, the claims stand: a concurrent re-send waits rather than forwards.
         const committing = claims.commit();
         if (exchange.waitUntil) exchange.waitUntil(committing);
@@ -397,6 +405,19 @@ async function charged(config: Config, checks: LimitCheck[], now: number, log: P
     storeFailed(log, 'store failed: rate limit skipped', error);
     return undefined;
   }
+}
+
+/** Puts the request's loss report on its log entry, unless its id was counted already. */
+async function countClientReport(config: Config, query: string, log: ProxyLogEntry): Promise<void> {
+  const report = query.includes('drops=') ? readClientReport(query) : undefined;
+  if (!report) return;
+  try {
+    if (!(await firstSight(config.store, config.workspaceId, report.id, config.dedupWindowMs))) return;
+  } catch (error) {
+    // Counted anyway: a report counted twice is better than one never counted.
+    storeFailed(log, 'store failed: loss report counted without deduplication', error);
+  }
+  log.clientDropped = report.counts;
 }
 
 function storeFailed(log: ProxyLogEntry, message: string, error: unknown): void {
