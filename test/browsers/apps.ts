@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { createEmulator } from '../../src/emulator/index';
 import { serve, type RunningServer } from '../../src/proxy/node/serve';
 import { runNext, type NextProcess } from '../support/next-app';
-import { type Engine, type EngineName, type EnginePage, launchEngine, until } from './engine';
+import { type Engine, type EngineName, type EnginePage, freePort, launchEngine, until } from './engine';
 import { spied } from './spy';
 import { emulatorAdmin, type Received } from './stack';
 import { startStack } from '../../demo/stack.mjs';
@@ -104,7 +104,8 @@ async function serveApp(dist: string): Promise<AppServer> {
 async function startNextApp(dir: string): Promise<AppServer & { server: NextProcess }> {
   const emulator = createEmulator({});
   const upstream: RunningServer = await serve(emulator.handler);
-  const port = 19_000 + ((process.pid + 450) % 900);
+  // A port of its own: the engines' suites, each with its `next start`, run side by side.
+  const port = await freePort();
   const server = runNext(dir, ['start', '-p', String(port), '-H', '127.0.0.1'], {
     ENGAGE_WORKSPACE_ID: emulator.workspaceId,
     ENGAGE_PERSONALIZE_KEY: emulator.keys.personalize,
