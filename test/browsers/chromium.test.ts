@@ -4,6 +4,9 @@ import { describeConsent } from './consent';
 import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
 import { describeEngine } from './scenarios';
+import { prefixConsole } from './engine';
+
+prefixConsole('chromium');
 
 describeEngine('chromium');
 describeInspect('chromium');
