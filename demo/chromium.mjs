@@ -8,8 +8,7 @@ import { existsSync } from 'node:fs';
  * user agent says `HeadlessChrome`, which the proxy's crawler check (isbot) rightly takes for
  * automation, and its events would be answered but never forwarded.
  */
-export const PERSON_USER_AGENT =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+export const PERSON_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
 /**
  * Launch options for Debian's Chromium (or CHROMIUM_PATH); throws with the install command when it is missing.
