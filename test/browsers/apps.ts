@@ -5,7 +5,7 @@
 // page view, again in every new one, never for a re-render, a hash link or a replaceState.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createEmulator } from '../../src/emulator/index';
 import { serve, type RunningServer } from '../../src/proxy/node/serve';
 import { runNext, type NextProcess } from '../support/next-app';
@@ -14,6 +14,7 @@ import { spied } from './spy';
 import { emulatorAdmin, type Received } from './stack';
 import { startStack } from '../../demo/stack.mjs';
 import { placements } from './apps/shared/placements.js';
+import { builtApps } from './apps/ready';
 
 type Count = 'layout' | 'hero' | 'below' | 'product' | 'hero clicked';
 const COUNTS: Count[] = ['layout', 'hero', 'below', 'product', 'hero clicked'];
@@ -150,7 +151,7 @@ export function describeApps(name: EngineName): void {
 
     for (const [app, start] of Object.entries(APPS)) {
       test(`${app}: impressions once per page view, clicks every time`, async () => {
-        const server = await start(inject('appsDir'));
+        const server = await start(await builtApps());
         const page = await engine.newPage();
         try {
           if (app.startsWith('Next')) {
