@@ -3,16 +3,17 @@
 // to finish, not for its result (issue 42: 21 min one after another, the 2 cores busy 28 % of it).
 //
 //   deps (apt) ─┐
-//   build ──────┼─▶ node suite ──▶ Playwright ─┐
-//   format      │                               ├─▶ load (brownout, alone)
-//   lint        └─▶ browsers (3 engines at once)┘
-//   typecheck
+//   build ──────┼─▶ node suite ─────────────────┐   then Playwright, once one of the two has ended;
+//               └─▶ browsers (3 engines at once)┴─▶ then load (the brownout test), alone
+//   lint, format, typecheck (nice 10, beside everything)
 //
 // - Lint, format and the type check read only the sources (tsconfig.js.json types the build's
-//   imports from types/site), so they run from the start, beside the build and apt.
+//   imports from types/site), so they run from the start, beside the build and apt, at a lower
+//   priority: nothing waits for them, and the build is what the suites wait for.
 // - The Node suite and the browsers need the build and apt's packages (redis-server, Chromium);
 //   the browser engines run side by side inside their vitest (vitest.browsers.config.ts).
-// - Playwright (Chromium) waits for the Node suite, so that at most two suites share the cores.
+// - Playwright (Chromium) starts when the Node suite or the browsers are done, so that at most two
+//   suites share the cores.
 // - The brownout test (3,000 connections at once, vitest's `load` project) runs last and alone:
 //   beside anything else it would measure that, not the proxy (vitest.config.ts).
 //
@@ -37,7 +38,7 @@ const bin = (name) => join(root, 'node_modules/.bin', name);
  */
 
 /**
- * needs: steps that must have passed first; after: steps that must have ended first, passed or not
+ * needs: steps that must have passed first; after: one of these steps must have ended first, passed or not
  * (they only share the machine); alone: starts when nothing else runs, and nothing starts beside it;
  * nice: off the critical path (nothing waits for it), so it runs at a lower priority (`nice -n 10`)
  * and yields the cores to the build and the suites when they want them.
@@ -51,7 +52,7 @@ const STEPS = [
   { name: 'typecheck', cmd: ['npm', 'run', '--silent', 'typecheck'], nice: true },
   { name: 'node', cmd: [bin('vitest'), 'run', '--project', 'node'], needs: ['deps', 'build'] },
   { name: 'browsers', cmd: [bin('vitest'), 'run', '-c', 'vitest.browsers.config.ts'], needs: ['deps', 'build'] },
-  { name: 'e2e', cmd: [bin('playwright'), 'test'], needs: ['deps', 'build'], after: ['node'] },
+  { name: 'e2e', cmd: [bin('playwright'), 'test'], needs: ['deps', 'build'], after: ['node', 'browsers'] },
   { name: 'load', cmd: [bin('vitest'), 'run', '--project', 'load'], needs: ['build'], alone: true },
 ];
 
@@ -151,7 +152,9 @@ function schedule() {
         .join(', ')}`;
       continue;
     }
-    if (![...of(step.needs), ...of(step.after)].every((s) => s.state === 'passed' || s.state === 'failed')) continue;
+    const ended = (s) => s.state === 'passed' || s.state === 'failed';
+    if (!of(step.needs).every(ended)) continue;
+    if (step.after.length && !of(step.after).some(ended)) continue;
     if (step.alone ? running.size > 0 : [...running].some((s) => s.alone)) continue;
     // An `alone` step waits until every other step has started and ended.
     if (step.alone && steps.some((s) => s !== step && !s.alone && s.state === 'waiting')) continue;
