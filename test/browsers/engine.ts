@@ -135,7 +135,7 @@ export function reapOnExit<T extends ChildProcess>(child: T): T {
 /**
  * Prefixes every line the suite prints with its engine, `[firefox]  [engines] firefox | …`: the
  * three engines' suites run side by side, and their figure lines must stay one engine's apart
- * from another's whatever the reporter does with them (`grep '^\[webkit\]'` keeps one engine's).
+ * from another's whatever the reporter does with them (`grep '\[webkit\] '` keeps one engine's).
  * Called first in each `<engine>.test.ts`.
  */
 export function prefixConsole(name: EngineName): void {
