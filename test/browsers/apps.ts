@@ -5,15 +5,16 @@
 // page view, again in every new one, never for a re-render, a hash link or a replaceState.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createEmulator } from '../../src/emulator/index';
 import { serve, type RunningServer } from '../../src/proxy/node/serve';
 import { runNext, type NextProcess } from '../support/next-app';
-import { type Engine, type EngineName, type EnginePage, launchEngine, until } from './engine';
+import { type Engine, type EngineName, type EnginePage, freePort, launchEngine, until } from './engine';
 import { spied } from './spy';
 import { emulatorAdmin, type Received } from './stack';
 import { startStack } from '../../demo/stack.mjs';
 import { placements } from './apps/shared/placements.js';
+import { builtApps } from './apps/ready';
 
 type Count = 'layout' | 'hero' | 'below' | 'product' | 'hero clicked';
 const COUNTS: Count[] = ['layout', 'hero', 'below', 'product', 'hero clicked'];
@@ -104,7 +105,8 @@ async function serveApp(dist: string): Promise<AppServer> {
 async function startNextApp(dir: string): Promise<AppServer & { server: NextProcess }> {
   const emulator = createEmulator({});
   const upstream: RunningServer = await serve(emulator.handler);
-  const port = 19_000 + ((process.pid + 450) % 900);
+  // A port of its own: the engines' suites, each with its `next start`, run side by side.
+  const port = await freePort();
   const server = runNext(dir, ['start', '-p', String(port), '-H', '127.0.0.1'], {
     ENGAGE_WORKSPACE_ID: emulator.workspaceId,
     ENGAGE_PERSONALIZE_KEY: emulator.keys.personalize,
@@ -149,7 +151,7 @@ export function describeApps(name: EngineName): void {
 
     for (const [app, start] of Object.entries(APPS)) {
       test(`${app}: impressions once per page view, clicks every time`, async () => {
-        const server = await start(inject('appsDir'));
+        const server = await start(await builtApps());
         const page = await engine.newPage();
         try {
           if (app.startsWith('Next')) {

@@ -5,6 +5,9 @@ import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
 import { describeDropReport } from './drop-report';
 import { describeEngine } from './scenarios';
+import { prefixConsole } from './engine';
+
+prefixConsole('chromium');
 
 describeEngine('chromium');
 describeInspect('chromium');

@@ -6,10 +6,11 @@
 // of docs/consent.md run against stand-ins for the consent managers' page APIs
 // (pages/fake-cmps.js reads each recipe from the guide).
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startStack } from '../../demo/stack.mjs';
 import { type Engine, type EngineName, type EnginePage, launchEngine, until } from './engine';
 import { emulatorAdmin, type Received, startTestStack, type TestStack } from './stack';
+import { builtApps } from './apps/ready';
 
 type Call = { method: string; experience: string | undefined; uuid: string | null };
 /** What the consent page (pages/consent-page.js, fake-cmps.js) and the React app set on window. */
@@ -242,7 +243,7 @@ export function describeConsent(name: EngineName): void {
     test('React (EngageProvider consent prop), pending: 3 impressions and a click, nothing stored, 0 requests; granted: exactly those 4 once; denied elsewhere: 0 requests', async () => {
       let arrivals = 0;
       const app = await startStack({
-        root: join(inject('appsDir'), 'react-consent/dist'),
+        root: join(await builtApps(), 'react-consent/dist'),
         proxy: { rateLimits: { experienceEvents: {} } },
         intercept: (request: Request) => void (new URL(request.url).pathname.startsWith('/engage/') && arrivals++),
       });

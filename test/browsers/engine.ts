@@ -1,4 +1,7 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { inspect } from 'node:util';
 
 // The driver seam: what a browser scenario needs from an engine, and nothing more, so one
 // description runs on Playwright (Chromium), puppeteer over WebDriver BiDi (Firefox) and W3C
@@ -84,5 +87,70 @@ export function requireBinary(path: string, what: string, install: string): void
     throw new Error(
       `${what} not found at ${path}. Install it with \`${install}\` (or run \`bash scripts/ensure-test-deps.sh\` as root). Browser tests are never skipped.`,
     );
+  }
+}
+
+/**
+ * A free loopback port, for a server that must be told its port (WebKitWebDriver, `next start`).
+ * The engines' suites run side by side (vitest.browsers.config.ts), so no port is ever fixed or
+ * derived from anything two workers could share.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+const reaped = new Set<ChildProcess>();
+let reaping = false;
+
+/**
+ * Kills `child` (SIGKILL) if the worker ends while it still runs: a failed or timed-out suite, or
+ * vitest tearing the worker down, must not leave a driver, a browser or an Xvfb display behind
+ * beside the other engines' suites. Returns `child`. Playwright and puppeteer already do this
+ * for the browsers they launch; this is for the processes the suites spawn themselves.
+ */
+export function reapOnExit<T extends ChildProcess>(child: T): T {
+  reaped.add(child);
+  child.once('exit', () => reaped.delete(child));
+  if (!reaping) {
+    reaping = true;
+    const killAll = () => reaped.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGKILL'));
+    process.once('exit', killAll);
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.once(signal, () => {
+        killAll();
+        process.exit(128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const)[signal]);
+      });
+    }
+  }
+  return child;
+}
+
+/**
+ * Prefixes every line the suite prints with its engine, `[firefox]  [engines] firefox | …`: the
+ * three engines' suites run side by side, and their figure lines must stay one engine's apart
+ * from another's whatever the reporter does with them (`grep '\[webkit\] '` keeps one engine's).
+ * Called first in each `<engine>.test.ts`.
+ */
+export function prefixConsole(name: EngineName): void {
+  const width = Math.max(...ENGINE_NAMES.map((engine) => engine.length)) + 2;
+  const tag = `[${name}]`.padEnd(width + 1);
+  for (const method of ['log', 'info', 'warn', 'error'] as const) {
+    const write = console[method].bind(console);
+    console[method] = (...args: unknown[]) =>
+      write(
+        args
+          .map((arg) => (typeof arg === 'string' ? arg : inspect(arg)))
+          .join(' ')
+          .split('\n')
+          .map((line) => tag + line)
+          .join('\n'),
+      );
   }
 }

@@ -149,7 +149,9 @@ it('a Cloudflare Worker typed by @cloudflare/workers-types compiles with the Dur
     .filter((line) => /error TS\d+/.test(line))
     .map((line) => line.replace(/^.*?([\w.-]+\.ts)\((\d+),\d+\): error (TS\d+).*$/, '$1:$2 $3'));
   expect(errors, tsc.stdout).toEqual(['worker.ts:17 TS2322']);
-}, 60_000);
+  // A time limit against a hang, not a speed: this compile (20 s alone) shares the 2 cores with the
+  // browser engines in npm test (issue 42) and took up to 108 s on a loaded machine.
+}, 240_000);
 
 describe.each([
   ['node16', 'node16'],
@@ -177,5 +179,6 @@ describe.each([
       .map((line) => line.replace(/^.*?([\w.-]+\.ts)\(\d+,\d+\): error (TS\d+).*$/, '$1 $2'));
     expect(errors, tsc.stdout).toEqual(['page.ts TS2551', 'wrong.ts TS2339']);
     expect(readdirSync(join(work, 'node_modules/engage-sdk/dist')).includes('global.d.ts')).toBe(true);
-  }, 60_000);
+    // As above: a time limit against a hang, not a speed.
+  }, 240_000);
 });

@@ -1,8 +1,9 @@
 // Vitest global set-up of the browser suites: the single-page apps built once, from the packed
 // package, as their users build them — Vite for the React Router and the Vue Router apps, `next
 // build` for the Next.js one, nothing for a site with the script tag and its own history router —
-// into one directory that each engine's suite then serves.
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+// into one directory that each engine's suite then serves. The build runs while the suites start
+// (builtApps() in ready.ts waits for it).
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import react from '@vitejs/plugin-react';
@@ -11,6 +12,7 @@ import { build, type PluginOption } from 'vite';
 import type { TestProject } from 'vitest/node';
 import { prepareNextApp, runNext } from '../../support/next-app';
 import { installPacked } from '../../support/packed';
+import { BUILT, FAILED } from './markers';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,9 +41,8 @@ async function buildVite(name: string, dir: string, plugin: PluginOption, mode: 
   await build({ root, mode, logLevel: 'warn', configFile: false, plugins: [plugin], build: { outDir: 'dist', chunkSizeWarningLimit: 2_000 } });
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
+async function buildApps(dir: string): Promise<void> {
   const started = performance.now();
-  const { dir } = installPacked('apps');
   // The script tag needs no build: the site's files as they are, and engage.iife.js from the package.
   const site = join(dir, 'script-tag');
   copyApp('script-tag', site, site, site);
@@ -57,6 +58,23 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const built = runNext(next, ['build']);
   if ((await built.exited) !== 0) throw new Error(`next build failed:\n${built.output()}`);
   console.log(`[apps] React Router (Vite), Vue Router (Vite), Next.js and script-tag apps built from the packed package in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/**
+ * Starts the build and returns at once: the engines' suites start beside it (their first
+ * scenarios need no app), and the suites that serve an app wait for it with `builtApps()`
+ * (test/browsers/apps/ready.ts). The build takes 40 s alone, more on a loaded machine; waiting
+ * for it here held every engine back that long.
+ */
+export default function setup(project: TestProject): () => Promise<void> {
+  const { dir } = installPacked('apps');
   project.provide('appsDir', dir);
-  return () => rmSync(dir, { recursive: true, force: true });
+  const building = buildApps(dir).then(
+    () => writeFileSync(join(dir, BUILT), ''),
+    (error: Error) => writeFileSync(join(dir, FAILED), error.stack ?? String(error)),
+  );
+  return async () => {
+    await building;
+    rmSync(dir, { recursive: true, force: true });
+  };
 }

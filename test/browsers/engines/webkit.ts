@@ -3,10 +3,9 @@
 // selenium-manager never runs or downloads anything). MiniBrowser has no headless mode, so it gets
 // its own Xvfb display; the driver and Xvfb are our child processes and are stopped by pid on close.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { By, Capabilities, WebDriver } from 'selenium-webdriver';
 import { Executor, HttpClient } from 'selenium-webdriver/http';
-import { type Engine, type EnginePage, requireBinary, until } from '../engine';
+import { type Engine, type EnginePage, freePort, reapOnExit, requireBinary, until } from '../engine';
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 const MINIBROWSER = process.env.WEBKIT_MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
@@ -23,7 +22,7 @@ export async function launchWebKit(): Promise<Engine> {
     const port = await freePort();
     // As root, WebKit's bubblewrap sandbox cannot start and the session hangs instead of failing.
     const env = { ...process.env, DISPLAY: display, WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS: '1' };
-    const driver = spawn(DRIVER, [`--port=${port}`, '--host=127.0.0.1'], { env, stdio: 'ignore' });
+    const driver = reapOnExit(spawn(DRIVER, [`--port=${port}`, '--host=127.0.0.1'], { env, stdio: 'ignore' }));
     children.push(driver);
     await waitForDriver(port);
     // No browserName: WebKitWebDriver then fails to match the capabilities.
@@ -98,12 +97,18 @@ export async function launchWebKit(): Promise<Engine> {
   }
 }
 
-/** Xvfb on the first free display (it writes the number to fd 3 once it accepts clients). */
+/**
+ * Xvfb on the first free display (it writes the number to fd 3 once it accepts clients). Xvfb
+ * claims a display by its lock file (/tmp/.X<n>-lock, created exclusively), so suites starting
+ * side by side each get their own display, never a fixed `:99`.
+ */
 function startXvfb(children: ChildProcess[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const xvfb = spawn('/usr/bin/Xvfb', ['-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', '1280x1024x24'], {
-      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-    });
+    const xvfb = reapOnExit(
+      spawn('/usr/bin/Xvfb', ['-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', '1280x1024x24'], {
+        stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+      }),
+    );
     children.push(xvfb);
     let out = '';
     xvfb.stdio[3]!.on('data', (chunk: Buffer) => {
@@ -111,17 +116,6 @@ function startXvfb(children: ChildProcess[]): Promise<string> {
       if (out.includes('\n')) resolve(`:${out.trim()}`);
     });
     xvfb.once('exit', (code) => reject(new Error(`Xvfb exited (${code}) before it was ready`)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
   });
 }
 
