@@ -9,7 +9,7 @@ import { Miniflare } from 'miniflare';
 import resolve from '@rollup/plugin-node-resolve';
 import { rollup } from 'rollup';
 import { request } from 'undici';
-import { experienceBody, percentile } from './experience-request.mjs';
+import { experienceBody, PAGE_HEADERS, percentile } from './experience-request.mjs';
 import { freePort, startUpstream } from './processes.mjs';
 
 const here = import.meta.dirname;
@@ -73,7 +73,7 @@ for (const events of [1, 10]) {
     for (let i = 0; i < REQUESTS + 100; i++) {
       const body = experienceBody(events);
       const started = performance.now();
-      const res = await request(`${origin}/${kind}/v1/experiences/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const res = await request(`${origin}/${kind}/v1/experiences/events`, { method: 'POST', headers: PAGE_HEADERS, body });
       await res.body.dump();
       if (res.statusCode !== 200) throw new Error(`bench: ${kind} answered ${res.statusCode}`);
       if (i === 99)

@@ -1,5 +1,12 @@
 // What the proxy benches send, how they drive a handler, and how they report it.
 import { performance } from 'node:perf_hooks';
+import { PERSON_USER_AGENT } from '../demo/chromium.mjs';
+
+/**
+ * The headers of a tracker's request: a person's browser. The proxy answers a crawler's (and a
+ * script's without a user agent) events without forwarding them, which is not what a bench measures.
+ */
+export const PAGE_HEADERS = { 'content-type': 'application/json', 'user-agent': PERSON_USER_AGENT };
 
 /** An experience-events body of `actions` fresh events (new UUIDs), as the tracker sends it. */
 export function experienceBody(actions = 1) {

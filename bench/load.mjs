@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { createMemoryStore, createProxy } from '#dist/proxy.js';
-import { experienceBody } from './experience-request.mjs';
+import { experienceBody, PAGE_HEADERS } from './experience-request.mjs';
 import { cpuOfTree, freePort, start, startEngageProxy, startRedis, startUpstream } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -81,7 +81,7 @@ http {
 }
 
 const send = async (pool, body, client) => {
-  const res = await pool.request({ path: '/v1/experiences/events', method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client }, body });
+  const res = await pool.request({ path: '/v1/experiences/events', method: 'POST', headers: { ...PAGE_HEADERS, 'x-forwarded-for': client }, body });
   await res.body.text();
   return res.statusCode;
 };
@@ -168,9 +168,7 @@ async function memoryStore() {
     const cpu0 = process.cpuUsage();
     let requests = 0;
     while (keys < target) {
-      const res = await proxy(
-        new Request('http://proxy.local/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: experienceBody(20) }),
-      );
+      const res = await proxy(new Request('http://proxy.local/v1/experiences/events', { method: 'POST', headers: PAGE_HEADERS, body: experienceBody(20) }));
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`load: memory store phase answered ${res.status}`);
       keys += 20;

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Pool } from 'undici';
 const root = new URL('..', import.meta.url).pathname;
-const { experienceBody } = await import(`${root}/bench/experience-request.mjs`);
+const { experienceBody, PAGE_HEADERS } = await import(`${root}/bench/experience-request.mjs`);
 const { start, startUpstream, startRedis, startRedisCluster } = await import(`${root}/bench/processes.mjs`);
 const store = process.argv[2] ?? 'memory';
 const events = Number(process.argv[3] ?? 20);
@@ -45,7 +45,7 @@ let done = 0;
 await Promise.all(
   Array.from({ length: 16 }, async () => {
     while (Date.now() < until) {
-      const r = await pool.request({ path: '/v1/experiences/events', method: 'POST', headers: { 'content-type': 'application/json' }, body: experienceBody(events) });
+      const r = await pool.request({ path: '/v1/experiences/events', method: 'POST', headers: PAGE_HEADERS, body: experienceBody(events) });
       await r.body.text();
       done++;
     }

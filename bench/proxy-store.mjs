@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { createEmulator } from '#dist/emulator.js';
 import { createMemoryStore, createProxy, serve } from '#dist/proxy.js';
 import { connectRedisStore } from '#dist/proxy-redis.js';
-import { experienceBody, ms, percentile as pct, throughput } from './experience-request.mjs';
+import { experienceBody, ms, PAGE_HEADERS, percentile as pct, throughput } from './experience-request.mjs';
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 300 : 1000;
@@ -101,8 +101,8 @@ const directHeaders = {
 };
 const targets = [
   { name: 'direct', url: upstream.url, headers: directHeaders, times: /** @type {number[]} */ ([]) },
-  { name: 'memory', url: memoryFront.url, headers: { 'content-type': 'application/json' }, times: /** @type {number[]} */ ([]) },
-  { name: 'redis', url: redisFront.url, headers: { 'content-type': 'application/json' }, times: /** @type {number[]} */ ([]) },
+  { name: 'memory', url: memoryFront.url, headers: PAGE_HEADERS, times: /** @type {number[]} */ ([]) },
+  { name: 'redis', url: redisFront.url, headers: PAGE_HEADERS, times: /** @type {number[]} */ ([]) },
 ];
 async function send(target) {
   const payload = body();
@@ -127,7 +127,7 @@ for (const target of targets) target.times.sort((a, b) => a - b);
 const ok = JSON.stringify({ status: 'success', message: 'accepted', req_id: 'BENCH001' });
 const stubbed = (store) =>
   makeProxy(store, { sdkUrl: 'http://upstream.invalid', fetch: async () => new Response(ok, { status: 200, headers: { 'content-type': 'application/json' } }) });
-const request = (payload) => new Request('http://proxy.local/v1/experiences/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+const request = (payload) => new Request('http://proxy.local/v1/experiences/events', { method: 'POST', headers: PAGE_HEADERS, body: payload });
 const countedHandler = stubbed(counted.store);
 const SEQUENTIAL = 200;
 const before = relay.counter.writes;

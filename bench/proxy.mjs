@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { experienceBody, percentile } from './experience-request.mjs';
+import { experienceBody, PAGE_HEADERS, percentile } from './experience-request.mjs';
 import { cpuOfTree, freePort, redisCli, redisCommands, start, startEngageProxy, startRedis, startRedisCluster, startUpstream } from './processes.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -89,6 +89,8 @@ const contenders = /** @type {(Contender | false)[]} */ ([
   },
   existsSync('/usr/sbin/nginx') && { name: 'nginx (proxy_pass + proxy_set_header)', start: nginx },
   { name: 'engage-proxy, memory store', start: engage({}), target: 2 },
+  // The crawler check's cost (isbot on every experience-events request): the same row without it.
+  { name: 'engage-proxy, memory store, no crawler check (ENGAGE_BOTS=forward)', start: engage({ ENGAGE_BOTS: 'forward' }) },
   { name: 'engage-proxy, memory store, logs on (info, JSON)', start: engage({ ENGAGE_LOG_LEVEL: 'info', ENGAGE_LOG_FORMAT: 'json' }), logs: true },
   { name: 'engage-proxy, Redis store', start: engage(REDIS), target: 2.5, redis: ONE },
   { name: 'engage-proxy, Redis store + a replica', start: engage({ ENGAGE_REDIS_URL: `redis://127.0.0.1:${replicatedPort}` }), redis: REPLICATED },
@@ -130,7 +132,7 @@ async function load(pool, events, connections, ms) {
     Array.from({ length: connections }, async () => {
       while (performance.now() < until) {
         const body = experienceBody(events);
-        const res = await pool.request({ path: '/v1/experiences/events', method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const res = await pool.request({ path: '/v1/experiences/events', method: 'POST', headers: PAGE_HEADERS, body });
         await res.body.text();
         if (res.statusCode !== 200) throw new Error(`bench: answered ${res.statusCode}`);
         done++;
@@ -172,7 +174,7 @@ async function measure(contender, events) {
     const latencies = [];
     for (let i = 0; i < LATENCY_REQUESTS; i++) {
       const sent = performance.now();
-      const res = await single.request({ path: '/v1/experiences/events', method: 'POST', headers: { 'content-type': 'application/json' }, body: experienceBody(events) });
+      const res = await single.request({ path: '/v1/experiences/events', method: 'POST', headers: PAGE_HEADERS, body: experienceBody(events) });
       await res.body.text();
       latencies.push(performance.now() - sent);
     }
