@@ -1,3 +1,4 @@
+import { describeCounts } from './counts';
 import { describeApps } from './apps';
 import { describeDeviceClocks } from './device-clock';
 import { describeConsent } from './consent';
@@ -11,3 +12,4 @@ describeApps('chromium');
 describeDeviceClocks('chromium');
 describeConsent('chromium');
 describeBackgroundSync('chromium');
+describeCounts('chromium');

@@ -1,3 +1,4 @@
+import { describeCounts } from './counts';
 import { describeApps } from './apps';
 import { describeDeviceClocks } from './device-clock';
 import { describeConsent } from './consent';
@@ -11,3 +12,4 @@ describeApps('webkit');
 describeDeviceClocks('webkit');
 describeConsent('webkit');
 describeBackgroundSync('webkit');
+describeCounts('webkit');
