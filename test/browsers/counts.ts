@@ -88,7 +88,7 @@ async function userAgentVisits(name: EngineName): Promise<Visits> {
       // navigator.userAgent only, and the tracker's POSTs still say "Firefox/153.0" (seen: the proxy
       // forwarded a "crawler's" impression). The pref sets both, so a browser per user agent.
       return {
-        how: "the pref general.useragent.override, a browser per user agent",
+        how: 'the pref general.useragent.override, a browser per user agent',
         async open(userAgent) {
           const engine: Engine = await launchFirefox({ 'general.useragent.override': userAgent });
           try {
@@ -173,7 +173,12 @@ export function describeCounts(name: EngineName): void {
             const { events, duplicates } = await received();
             expect(events.map((event) => event.svc_event_uuid).sort()).toEqual([...ids].sort());
             expect(duplicates).toBe(0);
-            await until(() => queued(page), (n) => n === 0, 15_000, 'an empty queue');
+            await until(
+              () => queued(page),
+              (n) => n === 0,
+              15_000,
+              'an empty queue',
+            );
             const errors = await page.evaluate(() => (window as unknown as Win).engageErrors.map((error) => error.message));
             expect(errors).toEqual([`${named} from /engage${EVENTS_PATH}: not the proxy's answer`]);
             figures.push(
@@ -200,8 +205,18 @@ export function describeCounts(name: EngineName): void {
             expect(await visit.userAgent()).toBe(ua);
             await visit.page.goto(`${stack.url}${PLACEMENT}?who=${encodeURIComponent(who)}`);
             // Its impression (1 s in view) was sent and answered as delivered: counted, not forwarded.
-            await until(() => botEvents(stack.url), (n) => n === before + 1, 20_000, `${who}'s impression counted on /metrics`);
-            await until(() => queued(visit.page), (n) => n === 0, 15_000, `${who}'s queue empty`);
+            await until(
+              () => botEvents(stack.url),
+              (n) => n === before + 1,
+              20_000,
+              `${who}'s impression counted on /metrics`,
+            );
+            await until(
+              () => queued(visit.page),
+              (n) => n === 0,
+              15_000,
+              `${who}'s queue empty`,
+            );
           } finally {
             await visit.end();
           }
@@ -211,8 +226,18 @@ export function describeCounts(name: EngineName): void {
           try {
             expect(await visit.userAgent()).toBe(ua);
             await visit.page.goto(`${stack.url}${PLACEMENT}?who=${encodeURIComponent(who)}`);
-            await until(() => shown(who), (n) => n === 1, 20_000, `${who}'s impression at the emulator`);
-            await until(() => queued(visit.page), (n) => n === 0, 15_000, `${who}'s queue empty`);
+            await until(
+              () => shown(who),
+              (n) => n === 1,
+              20_000,
+              `${who}'s impression at the emulator`,
+            );
+            await until(
+              () => queued(visit.page),
+              (n) => n === 0,
+              15_000,
+              `${who}'s queue empty`,
+            );
           } finally {
             await visit.end();
           }
@@ -223,7 +248,9 @@ export function describeCounts(name: EngineName): void {
         const counted = await botEvents(stack.url);
         expect(counted).toBe(Object.keys(CRAWLERS).length);
         figures.push(
-          `[engines] ${name} | counts | user agent set by ${visits.how} | crawlers 0/5 impressions forwarded, ${counted} counted on /metrics, 0 left queued | people ${events.length}/3 (${Object.keys(PEOPLE)
+          `[engines] ${name} | counts | user agent set by ${visits.how} | crawlers 0/5 impressions forwarded, ${counted} counted on /metrics, 0 left queued | people ${events.length}/3 (${Object.keys(
+            PEOPLE,
+          )
             .map((who) => `${who} ${events.filter((event) => event.customer_id === who).length}`)
             .join(', ')}), ${duplicates} dup`,
         );
