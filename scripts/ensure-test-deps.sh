@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What `npm test` needs from the system, all from Debian's packages: the three browser engines
 # (Chromium; Firefox ESR; WebKitGTK's WebKitWebDriver + MiniBrowser, shown on Xvfb) and
-# redis-server. Missing ones are installed with apt-get when we are root (one `apt-get update`,
+# redis-server, and nginx-light (a plain reverse proxy in front of the emulator). Missing ones are installed with apt-get when we are root (one `apt-get update`,
 # only then); otherwise this fails with the command to run. Browser tests are never skipped, and
 # no browser is ever downloaded (no `playwright install`).
 set -euo pipefail
@@ -13,6 +13,7 @@ checks=(
   "${WEBKIT_DRIVER_PATH:-/usr/bin/WebKitWebDriver}:webkit2gtk-driver"
   "/usr/bin/Xvfb:xvfb"
   "/usr/bin/redis-server:redis-server"
+  "${NGINX_PATH:-/usr/sbin/nginx}:nginx-light"
 )
 
 missing() {
