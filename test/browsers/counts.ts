@@ -258,6 +258,8 @@ export function describeCounts(name: EngineName): void {
         await visits.close();
         await stack.close();
       }
-    });
+      // Eight visits, and in Firefox and WebKit eight browsers (one per user agent, ~4-10 s to
+      // start each on 2 shared cores): a budget for the whole, not a timed assertion.
+    }, 300_000);
   });
 }
