@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What `npm test` needs from the system, all from Debian's packages: the three browser engines
 # (Chromium; Firefox ESR; WebKitGTK's WebKitWebDriver + MiniBrowser, shown on Xvfb) and
-# redis-server, and Prometheus (promtool tests ops/engage-alerts.yml; a real server scrapes a real
-# proxy for the dashboard's test, test/ops/). Missing ones are installed with apt-get when we are root (one `apt-get update`,
+# redis-server, Prometheus (promtool tests ops/engage-alerts.yml; a real server scrapes a real
+# proxy for the dashboard's test, test/ops/) and nginx-light (a plain reverse proxy in front of the
+# emulator). Missing ones are installed with apt-get when we are root (one `apt-get update`,
 # only then); otherwise this fails with the command to run. Browser tests are never skipped, and
 # no browser is ever downloaded (no `playwright install`).
 set -euo pipefail
@@ -16,6 +17,7 @@ checks=(
   "/usr/bin/redis-server:redis-server"
   "/usr/bin/promtool:prometheus"
   "/usr/bin/prometheus:prometheus"
+  "${NGINX_PATH:-/usr/sbin/nginx}:nginx-light"
 )
 
 missing() {

@@ -1,3 +1,4 @@
+import { describeCounts } from './counts';
 import { describeApps } from './apps';
 import { describeDeviceClocks } from './device-clock';
 import { describeConsent } from './consent';
@@ -16,3 +17,4 @@ describeDeviceClocks('chromium');
 describeConsent('chromium');
 describeBackgroundSync('chromium');
 describeDropReport('chromium');
+describeCounts('chromium');

@@ -11,7 +11,8 @@ const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 const MINIBROWSER = process.env.WEBKIT_MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 const INSTALL = 'apt-get update && apt-get install -y --no-install-recommends webkit2gtk-driver xvfb';
 
-export async function launchWebKit(): Promise<Engine> {
+/** @param args more MiniBrowser arguments (say, `--user-agent=…`, one of the WebKitGTK settings it takes). */
+export async function launchWebKit(args: string[] = []): Promise<Engine> {
   requireBinary(DRIVER, 'WebKitWebDriver', INSTALL);
   requireBinary(MINIBROWSER, 'MiniBrowser (WebKitGTK)', INSTALL);
   requireBinary('/usr/bin/Xvfb', 'Xvfb', INSTALL);
@@ -27,7 +28,7 @@ export async function launchWebKit(): Promise<Engine> {
     await waitForDriver(port);
     // No browserName: WebKitWebDriver then fails to match the capabilities.
     const capabilities = new Capabilities({
-      'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation', '--javascript-can-open-windows-automatically=true'] },
+      'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation', '--javascript-can-open-windows-automatically=true', ...args] },
     });
     const browser = WebDriver.createSession(new Executor(new HttpClient(`http://127.0.0.1:${port}`)), capabilities);
     const caps = await browser.getCapabilities();
