@@ -284,6 +284,8 @@ describe('engage-proxy (built)', () => {
         'attempts',
         'clientAddress',
         'durationMs',
+        // Each accepted event's delay (issue 41): the figure a runtime without /metrics reads.
+        'eventDelaySeconds',
         'forwarded',
         'level',
         'message',
