@@ -30,7 +30,7 @@ type Win = Window & {
 const PLACEMENT = '/test/e2e/counts/placement.html';
 const EVENTS_PATH = '/v1/experiences/events';
 
-/** Events still in the page's IndexedDB queue ('engage-sdk-v1' / 'queue', every namespace). */
+/** Events still in the page's IndexedDB queue ('engage-sdk-v1' / 'queue', every namespace's segments). */
 const queued = (page: Pick<EnginePage, 'evaluate'>) =>
   page.evaluate(
     () =>
@@ -40,7 +40,8 @@ const queued = (page: Pick<EnginePage, 'evaluate'>) =>
         open.onsuccess = () => {
           const db = open.result;
           if (!db.objectStoreNames.contains('queue')) return resolve((db.close(), 0));
-          const all = db.transaction('queue').objectStore('queue').getAll();
+          // Segments only (array keys, [namespace, recordedAt, uuid]): the loss report's record is a string key.
+          const all = db.transaction('queue').objectStore('queue').getAll(IDBKeyRange.lowerBound([]));
           all.onsuccess = () => resolve((db.close(), (all.result as unknown[][]).reduce((sum, segment) => sum + segment.length, 0)));
         };
       }),

@@ -30,7 +30,7 @@ async function botEvents(stack: Stack): Promise<number> {
   return Number(/^engage_proxy_bot_events_total (\d+)$/m.exec(text)?.[1] ?? NaN);
 }
 
-/** Events still in the page's IndexedDB queue (every namespace). */
+/** Events still in the page's IndexedDB queue (every namespace's segments). */
 const queued = (page: Page) =>
   page.evaluate(
     () =>
@@ -40,7 +40,8 @@ const queued = (page: Page) =>
         open.onsuccess = () => {
           const db = open.result;
           if (!db.objectStoreNames.contains('queue')) return resolve((db.close(), 0));
-          const all = db.transaction('queue').objectStore('queue').getAll();
+          // Segments only (array keys, [namespace, recordedAt, uuid]): the loss report's record is a string key.
+          const all = db.transaction('queue').objectStore('queue').getAll(IDBKeyRange.lowerBound([]));
           all.onsuccess = () => resolve((db.close(), (all.result as unknown[][]).reduce((sum, segment) => sum + segment.length, 0)));
         };
       }),
