@@ -139,7 +139,8 @@ test('nginx adding the two headers in front of the emulator: 3/3 delivered from 
             open.onsuccess = () => {
               const db = open.result;
               if (!db.objectStoreNames.contains('queue')) return resolve((db.close(), 0));
-              const all = db.transaction('queue').objectStore('queue').getAll();
+              // Segments only (array keys): the loss report's record is a string key in the same store.
+              const all = db.transaction('queue').objectStore('queue').getAll(IDBKeyRange.lowerBound([]));
               all.onsuccess = () => resolve((db.close(), (all.result as unknown[][]).reduce((sum, segment) => sum + segment.length, 0)));
             };
           }),
