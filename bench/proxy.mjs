@@ -209,7 +209,7 @@ for (const events of [1, 20]) {
   const floor = results[`${contenders[0].name}|${events}`];
   console.log(`\n${events} event${events > 1 ? 's' : ''} per request`);
   console.log(
-    '  contender                                             CPU µs/req                   ×bare   req/s @${String(CONNECTIONS).padEnd(3)}  % of bare   p50 ms   p99 ms   p99 − bare   Redis scripts/req (key ops)   reads/req',
+    `  contender                                             CPU µs/req                   ×bare   req/s @${String(CONNECTIONS).padEnd(3)}  % of bare   p50 ms   p99 ms   p99 − bare   Redis scripts/req (key ops)   reads/req`,
   );
   for (const contender of contenders) {
     const r = results[`${contender.name}|${events}`];
