@@ -19,6 +19,7 @@ import { type Engine, type EngineName, type EnginePage, launchEngine, until } fr
 import { launchFirefox } from './engines/firefox';
 import { launchWebKit } from './engines/webkit';
 import { emulatorAdmin, type Received, startTestStack, type TestStack } from './stack';
+import { queuedEvents } from '../support/queued-events';
 
 type Win = Window & {
   harnessReady?: boolean;
@@ -30,22 +31,7 @@ type Win = Window & {
 const PLACEMENT = '/test/e2e/counts/placement.html';
 const EVENTS_PATH = '/v1/experiences/events';
 
-/** Events still in the page's IndexedDB queue ('engage-sdk-v1' / 'queue', every namespace's segments). */
-const queued = (page: Pick<EnginePage, 'evaluate'>) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('engage-sdk-v1');
-        open.onerror = () => reject(new Error(`IndexedDB: ${open.error?.message}`));
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('queue')) return resolve((db.close(), 0));
-          // Segments only (array keys, [namespace, recordedAt, uuid]): the loss report's record is a string key.
-          const all = db.transaction('queue').objectStore('queue').getAll(IDBKeyRange.lowerBound([]));
-          all.onsuccess = () => resolve((db.close(), (all.result as unknown[][]).reduce((sum, segment) => sum + segment.length, 0)));
-        };
-      }),
-  );
+const queued = (page: Pick<EnginePage, 'evaluate'>) => page.evaluate(queuedEvents);
 
 /** `engage_proxy_bot_events_total` from the stack's /metrics. */
 async function botEvents(url: string): Promise<number> {

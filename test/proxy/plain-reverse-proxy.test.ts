@@ -16,6 +16,7 @@ import { chromiumLaunchOptions } from '../../demo/chromium.mjs';
 import { startStack } from '../../demo/stack.mjs';
 import { until } from '../browsers/engine';
 import { emulatorAdmin, type Received } from '../browsers/stack';
+import { queuedEvents } from '../support/queued-events';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
@@ -130,21 +131,7 @@ test('nginx adding the two headers in front of the emulator: 3/3 delivered from 
     const ids = await page.evaluate(() => (window as unknown as Win).record(3));
     const received = () => emulatorAdmin<Received>(stack.emulatorUrl, 'experience-events');
     await until(received, (r) => r.unique >= 3, 20_000, '3 events at the emulator');
-    const queued = () =>
-      page.evaluate(
-        () =>
-          new Promise<number>((resolve, reject) => {
-            const open = indexedDB.open('engage-sdk-v1');
-            open.onerror = () => reject(new Error(`IndexedDB: ${open.error?.message}`));
-            open.onsuccess = () => {
-              const db = open.result;
-              if (!db.objectStoreNames.contains('queue')) return resolve((db.close(), 0));
-              // Segments only (array keys): the loss report's record is a string key in the same store.
-              const all = db.transaction('queue').objectStore('queue').getAll(IDBKeyRange.lowerBound([]));
-              all.onsuccess = () => resolve((db.close(), (all.result as unknown[][]).reduce((sum, segment) => sum + segment.length, 0)));
-            };
-          }),
-      );
+    const queued = () => page.evaluate(queuedEvents);
     await until(queued, (n) => n === 0, 15_000, 'an empty queue');
     const { events, duplicates } = await received();
     expect(events.map((event) => event.svc_event_uuid).sort()).toEqual([...ids].sort());

@@ -11,6 +11,7 @@ import { PERSON_USER_AGENT } from '../../../demo/chromium.mjs';
 import { isCrawler } from '../../../src/proxy/pipeline/crawlers';
 import { CRAWLERS, PEOPLE } from '../../support/user-agents';
 import { openTracker, received, record, type Stack, startStack } from '../support/stack';
+import { queuedEvents } from '../../support/queued-events';
 
 const PAGE = '/test/e2e/counts/placement.html';
 
@@ -30,22 +31,7 @@ async function botEvents(stack: Stack): Promise<number> {
   return Number(/^engage_proxy_bot_events_total (\d+)$/m.exec(text)?.[1] ?? NaN);
 }
 
-/** Events still in the page's IndexedDB queue (every namespace's segments). */
-const queued = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('engage-sdk-v1');
-        open.onerror = () => reject(new Error(`IndexedDB: ${open.error?.message}`));
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('queue')) return resolve((db.close(), 0));
-          // Segments only (array keys, [namespace, recordedAt, uuid]): the loss report's record is a string key.
-          const all = db.transaction('queue').objectStore('queue').getAll(IDBKeyRange.lowerBound([]));
-          all.onsuccess = () => resolve((db.close(), (all.result as unknown[][]).reduce((sum, segment) => sum + segment.length, 0)));
-        };
-      }),
-  );
+const queued = (page: Page) => page.evaluate(queuedEvents);
 
 /** Opens the page as one visitor with `userAgent`; resolves once its impression was answered (delivered or not). */
 async function visit(browser: Browser, stack: Stack, who: string, userAgent: string, query = ''): Promise<{ context: BrowserContext; page: Page }> {
