@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type Engine, type EngineName, type EnginePage, launchEngine, openedPages, until } from './engine';
 import { startTestStack, type TestStack } from './stack';
+import { queuedEvents } from '../support/queued-events';
 
 type Win = Window & {
   Engage: { createTracker(options: Record<string, unknown>): Tracker };
@@ -200,6 +201,8 @@ export function describeDropReport(name: EngineName): void {
       await make(page, options);
       stack.down = true;
       const ids = await record(page, 3);
+      // Closed once IndexedDB holds them (a loaded machine can take longer than a user's pace to commit).
+      await until(() => page.evaluate(queuedEvents), (n) => n === 3, 15_000, 'the 3 events in IndexedDB');
       await pages.close(page);
       const closedAt = Date.now();
       await until(

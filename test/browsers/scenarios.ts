@@ -193,10 +193,12 @@ export function describeEngine(name: EngineName): void {
       const closedAt = Date.now();
       const early = stack.arrivals.length;
       await closePage(first);
-      // What the closing page sent itself (pagehide/visibilitychange + keepalive), before any other page runs.
+      // What the closing page sent itself (pagehide/visibilitychange + keepalive), before any other page
+      // runs: no other page is open, so waiting for all of it (up to 15 s, for a loaded machine) credits
+      // nothing to anyone else.
       let byClosingPage = 0;
       let lastAt = closedAt;
-      for (const end = Date.now() + 2_000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      for (const end = Date.now() + 15_000; byClosingPage < ids.length && Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 50))) {
         const { unique } = await stack.received();
         if (unique > byClosingPage) [byClosingPage, lastAt] = [unique, Date.now()];
       }
