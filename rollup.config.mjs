@@ -7,12 +7,17 @@ import terser from '@rollup/plugin-terser';
 import constToLet from './scripts/const-to-let.mjs';
 import dtsExtensions from './scripts/dts-extensions.mjs';
 
+// `noCheck`: the build emits, `npm run typecheck` (tsc over src and everything else) checks. Each of
+// the four builds checking the sources again took the build from 15 s to 54 s (issue 42).
 const ts = (declarations) =>
   typescript({
     tsconfig: './tsconfig.build.json',
-    compilerOptions: declarations
-      ? { noEmit: false, declaration: true, declarationDir: 'dist', outDir: 'dist', rootDir: 'src' }
-      : { noEmit: false, declaration: false, outDir: 'dist', rootDir: 'src', target: IIFE_TARGET },
+    compilerOptions: {
+      noCheck: true,
+      ...(declarations
+        ? { noEmit: false, declaration: true, declarationDir: 'dist', outDir: 'dist', rootDir: 'src' }
+        : { noEmit: false, declaration: false, outDir: 'dist', rootDir: 'src', target: IIFE_TARGET }),
+    },
   });
 
 // The script tag is compiled for ES2021, not ES2020: `Engage ||= {}` and `db ??= open()` stay as

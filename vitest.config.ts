@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Unit and Node integration tests. The browser scenarios (test/browsers, all three engines) run with
@@ -19,6 +20,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**', 'test/browsers/**', 'node_modules/**', ...LOAD],
           sequence: { groupOrder: 0 },
+          // A file per core, not vitest's cores - 1: the suite mostly waits (a failover, a server, a
+          // child's tsc), and on 2 cores two files at once took it from 380 s to 273 s (issue 42).
+          maxWorkers: availableParallelism(),
           typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },
       },

@@ -202,7 +202,12 @@ export function describeDropReport(name: EngineName): void {
       stack.down = true;
       const ids = await record(page, 3);
       // Closed once IndexedDB holds them (a loaded machine can take longer than a user's pace to commit).
-      await until(() => page.evaluate(queuedEvents), (n) => n === 3, 15_000, 'the 3 events in IndexedDB');
+      await until(
+        () => page.evaluate(queuedEvents),
+        (n) => n === 3,
+        15_000,
+        'the 3 events in IndexedDB',
+      );
       await pages.close(page);
       const closedAt = Date.now();
       await until(
