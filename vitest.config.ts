@@ -20,8 +20,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**', 'test/browsers/**', 'node_modules/**', ...LOAD],
           sequence: { groupOrder: 0 },
-          // A file per core, not vitest's cores - 1: the suite mostly waits (a failover, a server, a
-          // child's tsc), and on 2 cores two files at once took it from 380 s to 273 s (issue 42).
+          // A file per core, not vitest's cores - 1: one file at a time left 2 cores 43 % idle (a file
+          // waits on a failover, a server, a child's tsc); two at once took 380 s to 273 s (issue 42).
           maxWorkers: availableParallelism(),
           typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },
