@@ -74,36 +74,28 @@ async function userAgentVisits(name: EngineName): Promise<Visits> {
       // Not puppeteer's page.setUserAgent: over WebDriver BiDi on Firefox ESR 153 it changes
       // navigator.userAgent only, and the tracker's POSTs still say "Firefox/153.0" (seen: the proxy
       // forwarded a "crawler's" impression). The pref sets both, so a browser per user agent.
-      return {
-        how: 'the pref general.useragent.override, a browser per user agent',
-        async open(userAgent) {
-          const engine: Engine = await launchFirefox({ 'general.useragent.override': userAgent });
-          try {
-            const page = await engine.newPage();
-            return { page, userAgent: () => page.evaluate(() => navigator.userAgent), end: () => engine.close() };
-          } catch (error) {
-            await engine.close();
-            throw error;
-          }
-        },
-        close: async () => {},
-      };
+      return browserPerVisit('the pref general.useragent.override, a browser per user agent', (userAgent) => launchFirefox({ 'general.useragent.override': userAgent }));
     case 'webkit':
-      return {
-        how: "MiniBrowser's --user-agent= setting, a WebDriver session per user agent",
-        async open(userAgent) {
-          const engine: Engine = await launchWebKit([`--user-agent=${userAgent}`]);
-          try {
-            const page = await engine.newPage();
-            return { page, userAgent: () => page.evaluate(() => navigator.userAgent), end: () => engine.close() };
-          } catch (error) {
-            await engine.close();
-            throw error;
-          }
-        },
-        close: async () => {},
-      };
+      return browserPerVisit("MiniBrowser's --user-agent= setting, a WebDriver session per user agent", (userAgent) => launchWebKit([`--user-agent=${userAgent}`]));
   }
+}
+
+/** Visits that each launch a browser of their own with the user agent set, and close it at the end. */
+function browserPerVisit(how: string, launch: (userAgent: string) => Promise<Engine>): Visits {
+  return {
+    how,
+    async open(userAgent) {
+      const engine = await launch(userAgent);
+      try {
+        const page = await engine.newPage();
+        return { page, userAgent: () => page.evaluate(() => navigator.userAgent), end: () => engine.close() };
+      } catch (error) {
+        await engine.close();
+        throw error;
+      }
+    },
+    close: async () => {},
+  };
 }
 
 export function describeCounts(name: EngineName): void {

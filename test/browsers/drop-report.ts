@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type Engine, type EngineName, type EnginePage, launchEngine, openedPages, until } from './engine';
 import { startTestStack, type TestStack } from './stack';
 import { queuedEvents } from '../support/queued-events';
+import { context } from '../tracker/fixtures';
 
 type Win = Window & {
   Engage: { createTracker(options: Record<string, unknown>): Tracker };
@@ -30,22 +31,13 @@ const make = (page: EnginePage, options: Record<string, unknown>) =>
   }, options);
 const record = (page: EnginePage, count: number, invalid = 0) =>
   page.evaluate(
-    ([n, bad]) => {
+    ([n, bad, base]) => {
       const w = window as unknown as Win;
-      const context = (cid: string) => ({
-        cid,
-        experience: 'Homepage hero',
-        svc_locale_id: '0',
-        svc_variation_id: '2',
-        audience_name: 'All users',
-        audience_id: '5A',
-        type: 'Web Personalization',
-      });
-      const ids = Array.from({ length: n }, (_, i) => w.t.shown(context(`cid-${i}`)));
-      for (let i = 0; i < bad; i++) w.t.shown(context(''));
+      const ids = Array.from({ length: n }, (_, i) => w.t.shown({ ...base, cid: `cid-${i}` }));
+      for (let i = 0; i < bad; i++) w.t.shown({ ...base, cid: '' });
       return ids;
     },
-    [count, invalid] as [number, number],
+    [count, invalid, context] as [number, number, typeof context],
   );
 const flush = (page: EnginePage) =>
   page.evaluate(() =>

@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 
 // The driver seam: what a browser scenario needs from an engine, and nothing more, so one
@@ -88,22 +87,6 @@ export function requireBinary(path: string, what: string, install: string): void
       `${what} not found at ${path}. Install it with \`${install}\` (or run \`bash scripts/ensure-test-deps.sh\` as root). Browser tests are never skipped.`,
     );
   }
-}
-
-/**
- * A free loopback port, for a server that must be told its port (WebKitWebDriver, `next start`).
- * The engines' suites run side by side (vitest.browsers.config.ts), so no port is ever fixed or
- * derived from anything two workers could share.
- */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
 }
 
 const reaped = new Set<ChildProcess>();

@@ -4,7 +4,6 @@
 // clocks, requests shed and rate-limited — and every query of every panel must return data.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { type ProxyProcess, startProxyProcess } from '../support/proxy-process';
 import { experienceBody, KEYS, startUpstream, type Upstream, WORKSPACE } from '../proxy/support';
 import { CRAWLERS, PEOPLE } from '../support/user-agents';
 import { drawPanels, type PanelSeries } from './panels-picture';
+import { freePort } from '../support/free-port';
 
 const PROMETHEUS = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
 const dashboard = JSON.parse(readFileSync(new URL('../../ops/engage-dashboard.json', import.meta.url), 'utf8')) as {
@@ -22,16 +22,6 @@ interface Sample {
   metric: Record<string, string>;
   value: [number, string];
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 let upstream: Upstream | undefined;
 let proxy: ProxyProcess | undefined;

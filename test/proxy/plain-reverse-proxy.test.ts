@@ -7,7 +7,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -17,6 +16,7 @@ import { startStack } from '../../demo/stack.mjs';
 import { until } from '../browsers/engine';
 import { emulatorAdmin, type Received } from '../browsers/stack';
 import { queuedEvents } from '../support/queued-events';
+import { freePort } from '../support/free-port';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
@@ -26,17 +26,6 @@ type Win = Window & {
   record(count: number): string[];
   engageErrors: Array<{ message: string }>;
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 /** The whole config: a plain reverse proxy, nothing of ours in it but the two headers. */
 function nginxConf(prefix: string, port: number, site: string, emulator: string, workspace: string, personalizeKey: string): string {

@@ -4,9 +4,10 @@
 // runs it for `npm test`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 export const REDIS_SERVER_PATH = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 const INSTALL = 'apt-get update && apt-get install -y --no-install-recommends redis-server (or set REDIS_SERVER_PATH)';
@@ -125,17 +126,6 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     resume: () => void child?.kill('SIGCONT'),
     command: (...args) => send(port, args),
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** One RESP command over a fresh connection; resolves with the first complete reply. */

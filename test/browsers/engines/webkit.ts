@@ -5,7 +5,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { By, Capabilities, WebDriver } from 'selenium-webdriver';
 import { Executor, HttpClient } from 'selenium-webdriver/http';
-import { type Engine, type EnginePage, freePort, reapOnExit, requireBinary, until } from '../engine';
+import { freePort } from '../../support/free-port';
+import { type Engine, type EnginePage, reapOnExit, requireBinary, until } from '../engine';
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 const MINIBROWSER = process.env.WEBKIT_MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
