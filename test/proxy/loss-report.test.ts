@@ -108,7 +108,10 @@ describe('the loss report on /metrics', () => {
 
   it('counts a report only on an accepted delivery, and at most 3 an hour from one address', async () => {
     const metrics = createMetrics();
-    h = await harness({ logger: metrics.logger, rateLimits: { experienceEvents: { client: [{ limit: 20, windowMs: 60_000 }], reports: [{ limit: 3, windowMs: 3_600_000 }] } } });
+    h = await harness({
+      logger: metrics.logger,
+      rateLimits: { experienceEvents: { client: [{ limit: 20, windowMs: 60_000 }], reports: [{ limit: 3, windowMs: 3_600_000 }] } },
+    });
     const from = (address: string, n: number, events = 1) =>
       h!.call(`/v1/experiences/events?sent_at=${Date.now()}&drops=${reportId(n)},5,0,0,0,0,0`, { json: experienceBody(events), clientAddress: address });
     // Refused by the proxy's own client budget (429), by the upstream (400), from a crawler: none counts.

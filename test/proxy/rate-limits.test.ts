@@ -40,7 +40,9 @@ describe('ENGAGE_RATE_LIMITS', () => {
       { limit: 6, windowMs: 3_600_000 },
     ]);
     expect(rateLimitsFromEnv('users.reports=1/h')).toEqual({
-      errors: ["ENGAGE_RATE_LIMITS: 'users.reports=1/h': 'reports' is a scope of experienceEvents only (the loss reports and late deliveries one client address may have counted)"],
+      errors: [
+        "ENGAGE_RATE_LIMITS: 'users.reports=1/h': 'reports' is a scope of experienceEvents only (the loss reports and late deliveries one client address may have counted)",
+      ],
     });
   });
 
