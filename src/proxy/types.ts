@@ -240,7 +240,8 @@ export interface ProxyOptions {
    * Per workspace the defaults mirror the upstream's documented quotas: events 30,000 events/min,
    * users 10,000/min, file-import status 50/min, campaign update 10/s + 100/min + 6000/h;
    * experience events have none documented, so none here. Per client: experience events and
-   * events 1,200 events/min, users 120/min. From the environment: `ENGAGE_RATE_LIMITS`.
+   * events 1,200 events/min, users 120/min; experience events' `reports`, 3/h (an operation given
+   * without `reports` has none: spread the default to keep it). From the environment: `ENGAGE_RATE_LIMITS`.
    * @default DEFAULT_RATE_LIMITS
    * @example rateLimits: { experienceEvents: { ...DEFAULT_RATE_LIMITS.experienceEvents, client: [{ limit: 600, windowMs: 60_000 }] } }
    */

@@ -5,7 +5,8 @@ import type { Operation, OperationRateLimits, ProxyStore, RateLimit } from '../t
  * deliveries, each. A tracker states a new report only after a loss and once the one before was
  * acknowledged, so a visitor who keeps losing events states a few an hour; the alerts want to
  * know how many visitors lose events, not how often one does. The alert's floor (at least 10 an
- * hour, ops/engage-alerts.yml) is more than three addresses' budgets together.
+ * hour, ops/engage-alerts.yml) is above what one address can have counted in any hour (3 per
+ * fixed window, 6 across two).
  */
 export const REPORTS_PER_HOUR = 3;
 
