@@ -2,7 +2,7 @@
 
 import type { Operation } from '../upstream/operations';
 import type { StoreErrorKind } from './stores/store-error';
-import type { DropReason } from './pipeline/client-report';
+import type { DropReason } from './pipeline/drop-reasons';
 
 export type { StoreErrorKind };
 export type { DropReason };
@@ -35,6 +35,16 @@ export interface OperationRateLimits {
   workspace?: RateLimit[];
   /** Per client address (see `trustedProxies`). */
   client?: RateLimit[];
+  /**
+   * Experience events only: per client address, how many of its browsers' statements the loss
+   * and lateness metrics count — loss reports (`engage_proxy_loss_reports_total`, and their
+   * events in `engage_proxy_client_dropped_events_total`) and late deliveries
+   * (`engage_proxy_late_deliveries_total`), each its own budget of these units. Beyond it they are
+   * not counted (`engage_proxy_reports_over_budget_total`); the request's events are forwarded as
+   * usual. A browser writes both, so anyone can: this keeps one address from moving the alerts.
+   * @default [{ limit: 3, windowMs: 3_600_000 }]
+   */
+  reports?: RateLimit[];
 }
 
 /** What a claim found for one event key: now ours, already accepted upstream, or being forwarded by another request. */
@@ -110,10 +120,24 @@ export interface ProxyLogEntry {
   /** Experience events: how far the device's clock was ahead of the proxy's (negative: behind), in ms, from the request's `sent_at`. */
   deviceClockMs?: number;
   /**
-   * Experience events: the loss report this request carried (what the browser dropped, by reason),
-   * on a 2xx answer and the first time its id was seen. See `engage_proxy_client_dropped_events_total`.
+   * Experience events: the loss report this request carried (what the browser dropped, by reason,
+   * at most 10,000 events in all), on an accepted delivery, the first time its id was seen, within
+   * its client address's `reports` budget. See `engage_proxy_client_dropped_events_total` and
+   * `engage_proxy_loss_reports_total`.
    */
   clientDropped?: Partial<Record<DropReason, number>>;
+  /**
+   * Experience events: a delivery the proxy accepted (answered 2xx, forwarded or answered from
+   * the UUID memory, not a crawler's): what a loss report or a late delivery may ride on.
+   */
+  delivered?: true;
+  /**
+   * Experience events: a delivery whose oldest accepted event was more than an hour late (see
+   * `engage_proxy_late_deliveries_total`), counted within its client address's `reports` budget.
+   */
+  lateDelivery?: true;
+  /** Statements of this delivery not counted because its client address's `reports` budget was spent: a loss report, lateness. */
+  overBudget?: Array<'loss' | 'late'>;
   /** Experience events: each accepted event's delay, in seconds, from its (corrected) time to the upstream's 2xx. */
   eventDelaySeconds?: number[];
 }
@@ -216,7 +240,8 @@ export interface ProxyOptions {
    * Per workspace the defaults mirror the upstream's documented quotas: events 30,000 events/min,
    * users 10,000/min, file-import status 50/min, campaign update 10/s + 100/min + 6000/h;
    * experience events have none documented, so none here. Per client: experience events and
-   * events 1,200 events/min, users 120/min. From the environment: `ENGAGE_RATE_LIMITS`.
+   * events 1,200 events/min, users 120/min; experience events' `reports`, 3/h (an operation given
+   * without `reports` has none: spread the default to keep it). From the environment: `ENGAGE_RATE_LIMITS`.
    * @default DEFAULT_RATE_LIMITS
    * @example rateLimits: { experienceEvents: { ...DEFAULT_RATE_LIMITS.experienceEvents, client: [{ limit: 600, windowMs: 60_000 }] } }
    */

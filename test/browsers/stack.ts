@@ -31,11 +31,12 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-export async function startTestStack(): Promise<TestStack> {
+/** @param proxy createProxy options over the stack's own (test/ops/loss-alert.test.ts keeps the default budgets) */
+export async function startTestStack(proxy: Record<string, unknown> = {}): Promise<TestStack> {
   const stack: Partial<TestStack> & { down: boolean; arrivals: number[] } = { down: false, arrivals: [] };
   const inner = await start({
     // No per-client budget: these scenarios send more in a minute than one real visitor would.
-    proxy: { rateLimits: { experienceEvents: {} } },
+    proxy: { rateLimits: { experienceEvents: {} }, ...proxy },
     intercept: (request: Request) => {
       if (!new URL(request.url).pathname.startsWith('/engage/')) return undefined;
       stack.arrivals.push(Date.now());

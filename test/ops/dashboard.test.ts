@@ -110,7 +110,7 @@ afterAll(async () => {
 describe('ops/engage-dashboard.json against a real Prometheus', () => {
   it('every panel’s every query returns data from a proxy carrying traffic', async () => {
     const targets = dashboard.panels.flatMap((panel) => panel.targets.map((target) => ({ panel: panel.title, expr: target.expr })));
-    expect(dashboard.panels).toHaveLength(8);
+    expect(dashboard.panels).toHaveLength(10);
     const missing = async () => {
       const out: string[] = [];
       for (const target of targets) {

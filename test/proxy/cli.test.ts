@@ -283,6 +283,8 @@ describe('engage-proxy (built)', () => {
       [
         'attempts',
         'clientAddress',
+        // An accepted delivery (issue 47): what loss reports and late deliveries are a share of.
+        'delivered',
         'durationMs',
         // Each accepted event's delay (issue 41): the figure a runtime without /metrics reads.
         'eventDelaySeconds',

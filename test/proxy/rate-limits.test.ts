@@ -18,7 +18,11 @@ describe('ENGAGE_RATE_LIMITS', () => {
       'experienceEvents.client=600/min, experienceEvents.workspace=50000/5min, campaignUpdate.workspace=5/s+50/min+1000/h, events.client=off',
     );
     if (!('limits' in result)) throw new Error(result.errors.join('\n'));
-    expect(result.limits.experienceEvents).toEqual({ client: [{ limit: 600, windowMs: 60_000 }], workspace: [{ limit: 50_000, windowMs: 300_000 }] });
+    expect(result.limits.experienceEvents).toEqual({
+      client: [{ limit: 600, windowMs: 60_000 }],
+      workspace: [{ limit: 50_000, windowMs: 300_000 }],
+      reports: DEFAULT_RATE_LIMITS.experienceEvents.reports,
+    });
     expect(result.limits.campaignUpdate.workspace).toEqual([
       { limit: 5, windowMs: 1_000 },
       { limit: 50, windowMs: 60_000 },
@@ -26,6 +30,20 @@ describe('ENGAGE_RATE_LIMITS', () => {
     ]);
     expect(result.limits.events).toEqual({ workspace: DEFAULT_RATE_LIMITS.events.workspace, client: [] });
     expect(result.limits.users).toEqual(DEFAULT_RATE_LIMITS.users);
+  });
+
+  it('`reports` sets the loss reports and late deliveries one address may have counted, for experience events only', () => {
+    expect(DEFAULT_RATE_LIMITS.experienceEvents.reports).toEqual([{ limit: 3, windowMs: 3_600_000 }]);
+    const result = rateLimitsFromEnv('experienceEvents.reports=1/10min+6/h');
+    expect('limits' in result && result.limits.experienceEvents.reports).toEqual([
+      { limit: 1, windowMs: 600_000 },
+      { limit: 6, windowMs: 3_600_000 },
+    ]);
+    expect(rateLimitsFromEnv('users.reports=1/h')).toEqual({
+      errors: [
+        "ENGAGE_RATE_LIMITS: 'users.reports=1/h': 'reports' is a scope of experienceEvents only (the loss reports and late deliveries one client address may have counted)",
+      ],
+    });
   });
 
   it('`*` names every operation', () => {
@@ -37,7 +55,7 @@ describe('ENGAGE_RATE_LIMITS', () => {
     expect(rateLimitsFromEnv('experienceEvent.client=10/min,users.everyone=5/s,users.client=ten/min,events.client=0/s,users.workspace')).toEqual({
       errors: [
         "ENGAGE_RATE_LIMITS: 'experienceEvent.client=10/min': 'experienceEvent' is not an operation (one of experienceEvents, users, events, campaignUpdate, fileImportStatus, or *)",
-        "ENGAGE_RATE_LIMITS: 'users.everyone=5/s': 'everyone' is not a scope (client or workspace)",
+        "ENGAGE_RATE_LIMITS: 'users.everyone=5/s': 'everyone' is not a scope (client, workspace, or reports for experienceEvents)",
         "ENGAGE_RATE_LIMITS: 'users.client=ten/min': 'ten/min' is not a budget: a positive count per window, e.g. 1200/min, 10/s, 500/5min (windows s, min, h), or off",
         "ENGAGE_RATE_LIMITS: 'events.client=0/s': '0/s' is not a budget: a positive count per window, e.g. 1200/min, 10/s, 500/5min (windows s, min, h), or off",
         "ENGAGE_RATE_LIMITS: 'users.workspace': expected <operation>.<scope>=<limit>/<window>[+...] or <operation>.<scope>=off, e.g. experienceEvents.client=1200/min",

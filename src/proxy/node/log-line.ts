@@ -29,6 +29,8 @@ export function logLine(entry: ProxyLogEntry, format: LogFormat, now: Date = new
       `dropped=${Object.entries(entry.clientDropped)
         .map(([reason, count]) => `${reason}:${count}`)
         .join(',')}`,
+    entry.lateDelivery && 'late',
+    entry.overBudget && `over-budget=${entry.overBudget.join(',')}`,
     entry.clientAddress && `client=${entry.clientAddress}`,
   ].filter(Boolean);
   const line = `${entry.status} ${entry.method} ${entry.path} ${entry.durationMs}ms ${extras.join(' ')}${entry.level === 'info' ? '' : ` ${entry.level}: ${entry.message}`}`;

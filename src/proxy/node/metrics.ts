@@ -1,7 +1,7 @@
 // Prometheus metrics for the proxy on Node, built from its per-request log entries. prom-client
 // writes the exposition format (escaping, histogram buckets, HELP/TYPE lines), so we don't.
 import { Counter, Histogram, Registry } from 'prom-client';
-import { DROP_REASONS } from '../pipeline/client-report';
+import { DROP_REASONS } from '../pipeline/drop-reasons';
 import { DELAY_BUCKETS } from '../pipeline/event-delay';
 import { STORE_ERROR_KINDS } from '../stores/store-error';
 import type { ProxyLogEntry, ProxyLogger } from '../types';
@@ -41,7 +41,8 @@ const CLOCK_BUCKETS = [...CLOCK_STEPS.map((step) => -step).reverse(), 0, ...CLOC
 /**
  * Counters and histograms of the proxy's traffic: requests by operation and status, events
  * forwarded, deduplicated and from crawlers, upstream latency, retries, rate-limit refusals, upstream overload
- * refusals, retries the retry budget withheld and store failures.
+ * refusals, retries the retry budget withheld and store failures; accepted deliveries, the loss
+ * reports and late deliveries among them, and the events the reports say were dropped.
  *
  * @example
  * const metrics = createMetrics();
@@ -129,8 +130,30 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
   });
   const clientDropped = new Counter({
     name: `${prefix}client_dropped_events_total`,
-    help: 'Experience events the trackers dropped, by reason, as their loss reports stated (each report counted once): expired (older than maxEventAge), refused (an answer ended its delivery), queue_full, consent_overflow (beyond the bound held while consent was pending), invalid (refused at record time), destroyed (recorded after destroy()), other.',
+    help: 'Experience events the trackers dropped, by reason, as their loss reports stated (each report counted once, on an accepted delivery, at most 10,000 events, within its address’s reports budget): expired (older than maxEventAge), refused (an answer ended its delivery), queue_full, consent_overflow (beyond the bound held while consent was pending), invalid (refused at record time), destroyed (recorded after destroy()), other. A sum for the dashboard; alerts read engage_proxy_loss_reports_total.',
     labelNames: ['reason'] as const,
+    registers,
+  });
+  const deliveries = new Counter({
+    name: `${prefix}deliveries_total`,
+    help: 'Experience-event delivery requests accepted: answered 2xx (forwarded and accepted upstream, or answered from the UUID memory), crawlers’ excluded. What loss reports and late deliveries are a share of.',
+    registers,
+  });
+  const lossReports = new Counter({
+    name: `${prefix}loss_reports_total`,
+    help: 'Accepted deliveries whose loss report was counted, by each reason it stated (a report counted once, within its client address’s reports budget: ENGAGE_RATE_LIMITS experienceEvents.reports). What EngageEventsLost reads: how many browsers say they lose events, not how many they say.',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const lateDeliveries = new Counter({
+    name: `${prefix}late_deliveries_total`,
+    help: 'Accepted deliveries whose oldest event was more than an hour late (within the client address’s reports budget). What EngageEventsLate reads.',
+    registers,
+  });
+  const overBudget = new Counter({
+    name: `${prefix}reports_over_budget_total`,
+    help: 'Statements of accepted deliveries not counted because their client address’s reports budget was spent: kind loss (a loss report) or late (a late delivery). Their events were forwarded as usual.',
+    labelNames: ['kind'] as const,
     registers,
   });
   const eventDelay = new Histogram({
@@ -139,7 +162,13 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     buckets: DELAY_BUCKETS,
     registers,
   });
-  for (const reason of DROP_REASONS) clientDropped.inc({ reason }, 0);
+  for (const reason of DROP_REASONS) {
+    clientDropped.inc({ reason }, 0);
+    lossReports.inc({ reason }, 0);
+  }
+  deliveries.inc(0);
+  lateDeliveries.inc(0);
+  for (const kind of ['loss', 'late']) overBudget.inc({ kind }, 0);
   timeouts.inc(0);
   // Created at 0 so a dashboard shows the series before the first failure.
   deduplicated.inc(0);
@@ -156,7 +185,15 @@ export function createMetrics(options: MetricsOptions = {}): ProxyMetrics {
     if (entry.upstreamMs !== undefined) upstream.observe({ operation }, entry.upstreamMs / 1000);
     if (entry.attempts !== undefined && entry.attempts > 1) retries.inc({ operation }, entry.attempts - 1);
     if (entry.deviceClockMs !== undefined) deviceClock.observe(entry.deviceClockMs / 1000);
-    if (entry.clientDropped) for (const [reason, count] of Object.entries(entry.clientDropped)) clientDropped.inc({ reason }, count);
+    if (entry.delivered) deliveries.inc();
+    if (entry.clientDropped) {
+      for (const [reason, count] of Object.entries(entry.clientDropped)) {
+        clientDropped.inc({ reason }, count);
+        if (count > 0) lossReports.inc({ reason });
+      }
+    }
+    if (entry.lateDelivery) lateDeliveries.inc();
+    if (entry.overBudget) for (const kind of entry.overBudget) overBudget.inc({ kind });
     if (entry.eventDelaySeconds) for (const delay of entry.eventDelaySeconds) eventDelay.observe(delay);
     if (entry.limited) limited.inc({ operation, budget: entry.limited });
     if (entry.overloaded) overloaded.inc({ operation, reason: entry.overloaded });

@@ -3,17 +3,18 @@ import { DEFAULT_RATE_LIMITS } from '../pipeline/rate-limit';
 import type { Operation, OperationRateLimits, RateLimit } from '../types';
 
 const WINDOWS: Record<string, number> = { s: 1_000, min: 60_000, h: 3_600_000 };
-const SCOPES = ['client', 'workspace'] as const;
+const SCOPES = ['client', 'workspace', 'reports'] as const;
 
 /**
  * `ENGAGE_RATE_LIMITS`: `off` (no budgets at all), or comma-separated rules
  * `<operation>.<scope>=<rule>` where operation is one of the five names or `*`, scope is `client`
- * or `workspace`, and rule is `off` or budgets joined by `+`, each `N/<window>` with window `s`,
+ * or `workspace` (or `reports`, for experienceEvents only: the loss reports and late deliveries
+ * one client address may have counted), and rule is `off` or budgets joined by `+`, each `N/<window>` with window `s`,
  * `min`, `h` or a multiple (`10s`, `5min`). Scopes not named keep the defaults. Returns the
  * limits for every operation, or every mistake, each naming the rule and what is wrong.
  *
  * @example
- * rateLimitsFromEnv('experienceEvents.client=600/min,campaignUpdate.workspace=10/s+100/min+6000/h,events.client=off');
+ * rateLimitsFromEnv('experienceEvents.client=600/min,experienceEvents.reports=6/h,campaignUpdate.workspace=10/s+100/min+6000/h,events.client=off');
  */
 export function rateLimitsFromEnv(value: string | undefined): { limits: Record<Operation, OperationRateLimits> } | { errors: string[] } {
   const limits = Object.fromEntries(OPERATION_NAMES.map((operation) => [operation, { ...DEFAULT_RATE_LIMITS[operation] }])) as Record<Operation, OperationRateLimits>;
@@ -40,7 +41,11 @@ export function rateLimitsFromEnv(value: string | undefined): { limits: Record<O
       continue;
     }
     if (!(SCOPES as readonly string[]).includes(scope)) {
-      fail(`'${scope}' is not a scope (client or workspace)`);
+      fail(`'${scope}' is not a scope (client, workspace, or reports for experienceEvents)`);
+      continue;
+    }
+    if (scope === 'reports' && operation !== 'experienceEvents') {
+      fail(`'reports' is a scope of experienceEvents only (the loss reports and late deliveries one client address may have counted)`);
       continue;
     }
     const budgets = parseRule(rule.trim(), fail);

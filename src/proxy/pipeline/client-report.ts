@@ -2,24 +2,28 @@
 // of an experience-events request (`&drops=ID,n0,n1,…`: the count of each reason by its position
 // in DROP_REASONS, so a beacon carries it too and a tracker pays for no reason's name; the
 // tracker's side is src/tracker/drop-counts.ts, whose constants are these positions). A place
-// beyond the known reasons (a newer tracker's) counts as `other`. A browser wrote it, so it is read defensively:
-// a closed set of reasons (anything else is `other`), numbers capped, and each report id counted
-// once, in the store, for the deduplication window: a tab, another tab, the service worker and a
-// reloaded page may all state one report until one of them sees a 2xx.
+// beyond the known reasons (a newer tracker's) counts as `other`. A browser wrote it, so anyone can
+// (issue 47): it is read defensively — a closed set of reasons (anything else is `other`), the
+// report's total capped at what one tracker could have dropped, each report id counted once, in
+// the store, for the deduplication window (a tab, another tab, the service worker and a reloaded
+// page may all state one report until one of them sees a 2xx) — and the pipeline counts it only
+// on an accepted delivery and within its client address's report budget.
 import type { ProxyStore } from '../types';
+import { DROP_REASONS, type DropReason } from './drop-reasons';
 
-/** The labels of `engage_proxy_client_dropped_events_total`: the tracker's reasons in their wire order, and `other`. */
-export const DROP_REASONS = ['expired', 'refused', 'queue_full', 'consent_overflow', 'invalid', 'destroyed', 'other'] as const;
-export type DropReason = (typeof DROP_REASONS)[number];
+export { DROP_REASONS, type DropReason };
 
 /**
- * The most one report may count for a reason. A tracker's queue holds 10,000 events by default and
- * a report sums what one origin dropped between two acknowledged requests; beyond this a number
- * says more about the client that wrote it than about loss.
+ * The most events one report may count, all reasons together: what one tracker on its default
+ * options could have dropped between two acknowledged requests. Its queue holds at most
+ * `maxQueueSize` (10,000) events, and `expired`, `queue_full` and `refused` all leave that queue;
+ * `consent_overflow` is what passed the 1,000 held while consent was pending, and `invalid` and
+ * `destroyed` are calls a page made, which a number past 10,000 no longer describes better. A
+ * larger report is scaled down to this total, its reasons kept in proportion.
  */
-export const MAX_REPORTED = 100_000;
+export const MAX_REPORT_EVENTS = 10_000;
 
-/** One report: its id (counted once) and its counts by closed reason. */
+/** One report: its id (counted once) and its counts by closed reason, at most MAX_REPORT_EVENTS in all. */
 export interface ClientReport {
   id: string;
   counts: Partial<Record<DropReason, number>>;
@@ -47,17 +51,26 @@ export function readClientReport(query: string): ClientReport | undefined {
   const [id, ...parts] = value.split(',');
   if (!id || !ID.test(id)) return undefined;
   const counts: ClientReport['counts'] = {};
-  let any = false;
+  let total = 0;
   let place = 0;
   for (const digits of parts.slice(0, 16)) {
     const reason = DROP_REASONS[Math.min(place++, DROP_REASONS.length - 1)]!;
     if (!/^\d{1,15}$/.test(digits)) continue;
-    const count = Math.min(Number(digits), MAX_REPORTED);
+    const count = Number(digits);
     if (!count) continue;
-    counts[reason] = Math.min((counts[reason] ?? 0) + count, MAX_REPORTED);
-    any = true;
+    counts[reason] = (counts[reason] ?? 0) + count;
+    total += count;
   }
-  return any ? { id, counts } : undefined;
+  if (!total) return undefined;
+  if (total > MAX_REPORT_EVENTS) {
+    // Scaled down, each reason in proportion (rounded down: the total stays within the bound).
+    for (const reason of Object.keys(counts) as DropReason[]) {
+      const scaled = Math.floor((counts[reason]! * MAX_REPORT_EVENTS) / total);
+      if (scaled) counts[reason] = scaled;
+      else delete counts[reason];
+    }
+  }
+  return { id, counts };
 }
 
 /**

@@ -4,6 +4,14 @@
 // `engage_proxy_event_delay_seconds`.
 import { isObject, own } from '../../upstream/problem';
 
+/**
+ * A delivery whose oldest accepted event is more than this many seconds late counts in
+ * `engage_proxy_late_deliveries_total` (what `EngageEventsLate` reads): an hour, past any retry
+ * backoff of a page that stayed open (the tracker's longest wait is 10 min), so what it counts
+ * was held across a closed page, an outage or a device offline.
+ */
+export const LATE_SECONDS = 3_600;
+
 /** Buckets of `engage_proxy_event_delay_seconds`: a second to the tracker's 7-day `maxEventAge`. */
 export const DELAY_BUCKETS = [1, 5, 15, 30, 60, 300, 900, 3_600, 21_600, 86_400, 259_200, 604_800];
 

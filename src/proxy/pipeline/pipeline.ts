@@ -13,7 +13,7 @@ import { loggedUserAgent } from './crawlers';
 import { bindCustomer, isObject } from './customer';
 import { correctEventTimes, deviceClockOffset } from './device-clock';
 import { firstSight, readClientReport } from './client-report';
-import { eventDelays } from './event-delay';
+import { eventDelays, LATE_SECONDS } from './event-delay';
 import { requestId, type Refusal } from './error-response';
 import { eventUuids, onlyEvents } from './event-uuids';
 import type { Answer, Exchange, Pipeline, Send } from './exchange';
@@ -47,10 +47,12 @@ export function createPipeline(config: Config, send: Send): Pipeline {
     let answer: Answer;
     try {
       answer = await handle(config, send, exchange, log, started);
-      // The loss report counts once its request is answered 2xx: the tracker clears it then. A
-      // crawler's is not a visitor's loss.
-      if (log.operation === 'experienceEvents' && log.crawler === undefined && answer.status >= 200 && answer.status < 300)
-        await countClientReport(config, exchange.query, log);
+      // A loss report, and lateness, count only on an accepted delivery: the tracker clears its
+      // report then, and a refused or failed request states nothing. A crawler's is not a visitor's.
+      if (log.operation === 'experienceEvents' && log.crawler === undefined && answer.status >= 200 && answer.status < 300) {
+        log.delivered = true;
+        await countStatements(config, exchange.query, log);
+      }
     } catch {
       // Never let an exception (ours or a hook's) take the server down or say anything internal.
       log.level = 'error';
@@ -255,7 +257,7 @@ async function limitAndForward(config: Config, send: Send, exchange: Exchange, l
   const refused = totals && overLimit(checks, totals, limitedAt, (check) => (check.scope === 'workspace' ? (claims?.accepted.size ?? 0) : 0));
   if (refused) {
     await Promise.all([claims?.release(), release(config.store, checks, limitedAt).catch((error) => storeFailed(log, 'store failed: budget not given back', error))]);
-    log.limited = refused.check.scope;
+    log.limited = refused.check.scope === 'workspace' ? 'workspace' : 'client';
     const message = refused.check.scope === 'client' ? 'Too many requests from this client' : 'Workspace rate limit reached';
     return refuseWith({ status: 429, message, retryAfter: refused.retryAfter });
   }
@@ -407,17 +409,42 @@ async function charged(config: Config, checks: LimitCheck[], now: number, log: P
   }
 }
 
-/** Puts the request's loss report on its log entry, unless its id was counted already. */
-async function countClientReport(config: Config, query: string, log: ProxyLogEntry): Promise<void> {
+/**
+ * What an accepted delivery's browser stated, counted on its log entry: its loss report (unless its
+ * id was counted already) and whether its oldest event was late, each within its client address's
+ * `reports` budget (issue 47: a browser writes both, so one address must not move the alerts). A
+ * store that fails counts them: a report counted twice, or beyond a budget, is better than a real
+ * loss never counted.
+ */
+async function countStatements(config: Config, query: string, log: ProxyLogEntry): Promise<void> {
   const report = query.includes('drops=') ? readClientReport(query) : undefined;
-  if (!report) return;
-  try {
-    if (!(await firstSight(config.store, config.workspaceId, report.id, config.dedupWindowMs))) return;
-  } catch (error) {
-    // Counted anyway: a report counted twice is better than one never counted.
-    storeFailed(log, 'store failed: loss report counted without deduplication', error);
+  const late = log.eventDelaySeconds?.some((delay) => delay > LATE_SECONDS) ?? false;
+  if (!report && !late) return;
+  const rules = (config.options.rateLimits?.experienceEvents ?? DEFAULT_RATE_LIMITS.experienceEvents).reports ?? [];
+  const client = log.clientAddress ?? 'unknown';
+  const within = async (kind: 'loss' | 'late'): Promise<boolean> => {
+    const checks = rules.map((rule): LimitCheck => ({ scope: 'reports', name: `rl:${config.workspaceId}:experienceEvents:${kind}:${client}`, amount: 1, rule }));
+    if (!checks.length) return true;
+    const now = Date.now();
+    const totals = await charged(config, checks, now, log);
+    if (!totals || !overLimit(checks, totals, now)) return true;
+    // Given back, so a rule not yet spent is not spent by what another refused.
+    await release(config.store, checks, now).catch((error) => storeFailed(log, 'store failed: budget not given back', error));
+    (log.overBudget ??= []).push(kind);
+    return false;
+  };
+  if (report) {
+    let first = true;
+    try {
+      first = await firstSight(config.store, config.workspaceId, report.id, config.dedupWindowMs);
+    } catch (error) {
+      // Counted anyway: a report counted twice is better than one never counted.
+      storeFailed(log, 'store failed: loss report counted without deduplication', error);
+    }
+    // A report seen already spends no budget.
+    if (first && (await within('loss'))) log.clientDropped = report.counts;
   }
-  log.clientDropped = report.counts;
+  if (late && (await within('late'))) log.lateDelivery = true;
 }
 
 function storeFailed(log: ProxyLogEntry, message: string, error: unknown): void {

@@ -1,14 +1,26 @@
 import type { Operation, OperationRateLimits, ProxyStore, RateLimit } from '../types';
 
 /**
+ * A client address's default budget of statements counted per hour: loss reports, and late
+ * deliveries, each. A tracker states a new report only after a loss and once the one before was
+ * acknowledged, so a visitor who keeps losing events states a few an hour; the alerts want to
+ * know how many visitors lose events, not how often one does. The alert's floor (at least 10 an
+ * hour, ops/engage-alerts.yml) is above what one address can have counted in any hour (3 per
+ * fixed window, 6 across two).
+ */
+export const REPORTS_PER_HOUR = 3;
+
+/**
  * Upstream quotas (facts sheet §9): users 10,000/min, events 30,000 events/min, campaign update
  * 10/s + 100/min + 6000/h, file-import status 50/min. Experience events have no documented
  * quota, so there is no workspace budget for them (a cap the upstream does not have would only
  * hold real events back in the browsers); the per-client one keeps one page, or one abusive
- * client, from flooding the proxy.
+ * client, from flooding the proxy. Their `reports` budget (issue 47) is what one client address's
+ * browsers may state into the loss and lateness metrics: 3 loss reports and 3 late deliveries an
+ * hour (see REPORTS_PER_HOUR).
  */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<Operation, OperationRateLimits>> = {
-  experienceEvents: { client: [{ limit: 1_200, windowMs: 60_000 }] },
+  experienceEvents: { client: [{ limit: 1_200, windowMs: 60_000 }], reports: [{ limit: REPORTS_PER_HOUR, windowMs: 3_600_000 }] },
   users: { workspace: [{ limit: 10_000, windowMs: 60_000 }], client: [{ limit: 120, windowMs: 60_000 }] },
   events: { workspace: [{ limit: 30_000, windowMs: 60_000 }], client: [{ limit: 1_200, windowMs: 60_000 }] },
   campaignUpdate: {
@@ -22,8 +34,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<Operation, OperationRateLimits
 };
 
 export interface LimitCheck {
-  /** Whose budget: one client's, or the whole workspace's. */
-  scope: 'client' | 'workspace';
+  /** Whose budget: one client's, the whole workspace's, or one client's statements (loss reports, late deliveries). */
+  scope: 'client' | 'workspace' | 'reports';
   /** Counter name without the window, e.g. `rl:events:ws:ENGAGEDEMO01`. */
   name: string;
   amount: number;
