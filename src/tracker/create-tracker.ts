@@ -31,6 +31,15 @@ export function createTracker(options: TrackerOptions): Tracker {
   const warned = new Set<string>();
 
   let customerId: string | undefined;
+  // Sign-out (reset()): the UUIDs this tab recorded without a customer since one was last forgotten,
+  // and the customer a sign-out fixed for each (an event without one is given the customer of the
+  // moment it is sent, which after a sign-out would be the next person's).
+  const anonymous = new Set<string>();
+  const owners = new Map<string, string>();
+  // The sign-out reaches every tab of the site that shares this queue (the namespace's: any of them
+  // may send an event waiting for a customer). Unset without BroadcastChannel, and on a server,
+  // where an open channel would keep the process alive.
+  let channel: BroadcastChannel | undefined;
   let destroyed = false;
   // Whoever listens to this tracker's reports (lifecycle.ts); unset unless something subscribed.
   let listener: Tap | undefined;
@@ -108,7 +117,7 @@ export function createTracker(options: TrackerOptions): Tracker {
           options,
           url,
           queue,
-          () => customerId,
+          (event) => owners.get(event.uuid) ?? customerId,
           report,
           tap,
           drops,
@@ -137,6 +146,11 @@ export function createTracker(options: TrackerOptions): Tracker {
       return refuse(error as ValidationError);
     }
     listener?.(RECORDED, event);
+    if (!customerId) {
+      anonymous.add(event.uuid);
+      // Bounded: an older one, if still queued, goes to whoever is identified when it is sent.
+      if (anonymous.size > MAX_HELD) anonymous.delete(anonymous.values().next().value!);
+    }
     if (state === PENDING) {
       // The first ones are kept: what the visitor saw while the banner was open (the hero) matters most.
       if (held.length < MAX_HELD) held.push(event);
@@ -146,6 +160,20 @@ export function createTracker(options: TrackerOptions): Tracker {
       delivery![0](event);
     }
     return event.uuid;
+  }
+
+  /**
+   * Forgets the customer. What this tab recorded without one while it was known is fixed to it;
+   * `fixed` brings what another tab's sign-out fixed. Returns what is fixed, for the other tabs.
+   */
+  function forget(fixed = new Map<string, string>()): Map<string, string> {
+    if (customerId) {
+      for (const uuid of anonymous) fixed.set(uuid, customerId);
+      anonymous.clear();
+    }
+    fixed.forEach((id, uuid) => owners.set(uuid, id));
+    customerId = undefined;
+    return fixed;
   }
 
   // `tap` is on the object for lifecycle.ts (and for observe, which reports through the recorder
@@ -160,6 +188,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       customerId = id;
       delivery?.[1](0);
     },
+    reset: () => channel?.postMessage(forget()),
     // Nothing is delivered but under a grant: while pending, what is held waits for it.
     flush: () => (!destroyed && state === GRANTED ? delivery![2]() : Promise.resolve()),
     consent,
@@ -168,10 +197,16 @@ export function createTracker(options: TrackerOptions): Tracker {
     destroy() {
       destroyed = true;
       delivery?.[4]();
+      channel = void channel?.close();
     },
     tap,
   };
 
+  try {
+    if (typeof document === 'object') (channel = new BroadcastChannel(`engage-sdk:v1:${namespace}`)).onmessage = (message) => void forget(message.data as Map<string, string>);
+  } catch {
+    // No BroadcastChannel (Safari before 15.4): a sign-out reaches this tab only.
+  }
   tracker.identify(options.customerId);
   consent(storage((s) => s.getItem(consentKey)) === '1' || gpc ? DENIED : (options.consent ?? GRANTED));
   return tracker;
