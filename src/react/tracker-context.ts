@@ -36,12 +36,11 @@ export function EngageProvider({ tracker, consent, customerId, children }: Engag
     if (tracker && consent) tracker.consent(consent);
   }, [tracker, consent]);
   // The customer this tracker was last given here: only a customer that goes away is a sign-out.
-  const given = useRef<string | null>(null);
+  const given = useRef(customerId);
   useEffect(() => {
-    if (!tracker) return;
-    if (customerId) tracker.identify(customerId);
-    else if (given.current) tracker.reset();
-    given.current = customerId || null;
+    if (customerId) tracker?.identify(customerId);
+    else if (given.current) tracker?.reset();
+    given.current = customerId;
   }, [tracker, customerId]);
   return createElement(TrackerContext.Provider, { value: tracker ?? null }, children);
 }

@@ -35,7 +35,8 @@ function make(options: Partial<TrackerOptions> = {}): Tracker {
 }
 
 /** Each delivered UUID with the customer it was sent for, in order. */
-const delivered = () => bodies.flatMap((body) => body.elements.flatMap((element) => element.actions.map((action) => [action.svc_event_uuid, element.customer_id])));
+const delivered = () =>
+  bodies.flatMap((body) => body.elements.flatMap((element) => element.actions.map((action): [string, string] => [action.svc_event_uuid, element.customer_id])));
 /** Lets another tracker's BroadcastChannel message arrive. */
 const messages = () => new Promise((resolve) => setTimeout(resolve, 50));
 
