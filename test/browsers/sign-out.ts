@@ -37,8 +37,7 @@ export function describeSignOut(name: EngineName): void {
     };
     const record = (page: EnginePage, cid: string) =>
       page.evaluate(
-        (id) =>
-          window.Engage.shown({ cid: id, experience: 'Hero', svc_locale_id: '0', svc_variation_id: '2', audience_name: 'All', audience_id: '5A' })!,
+        (id) => window.Engage.shown({ cid: id, experience: 'Hero', svc_locale_id: '0', svc_variation_id: '2', audience_name: 'All', audience_id: '5A' })!,
         cid,
       );
     /** Customer of each event the emulator accepted, by the placement's cid, once the count is reached and stays. */
