@@ -91,10 +91,11 @@ export interface Tracker {
    */
   identify(customerId: string | null | undefined): void;
   /**
-   * Sign-out: forgets the customer, in this tab and in every other tab of the site that tracks to
-   * the same endpoint. Events recorded from then on wait for the next `identify()` (within
-   * `maxEventAge` and `maxQueueSize`, like any event without a customer); events recorded before
-   * keep the customer they were recorded for and are delivered once. Consent is not touched.
+   * Sign-out: forgets the customer, in this tab and in every other open tab of the site that
+   * shares its queue (same origin and `namespace`). Events recorded from then on wait for the next
+   * `identify()` (within `maxEventAge` and `maxQueueSize`, like any event without a customer);
+   * events recorded before keep the customer they were recorded for and are delivered once.
+   * Consent is not touched.
    * @example
    * signOutButton.onclick = () => { session.end(); tracker.reset(); };
    */
