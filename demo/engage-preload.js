@@ -8,7 +8,7 @@
   /** @type {any} */
   var engage = (w.Engage = w.Engage || {});
   engage.q = engage.q || [];
-  ['shown', 'clicked', 'identify', 'flush', 'observe', 'startPageView', 'consent', 'optOut', 'optIn', 'destroy'].forEach(function (method) {
+  ['shown', 'clicked', 'identify', 'flush', 'observe', 'startPageView', 'consent', 'optOut', 'optIn', 'reset', 'destroy'].forEach(function (method) {
     engage[method] =
       engage[method] ||
       function () {

@@ -7,7 +7,7 @@ import type { createTracker } from './tracker/create-tracker';
 import type { ExperienceContext, Tracker } from './tracker/types';
 
 /** The methods the pre-load snippet queues before the script has loaded. */
-export type EngageMethod = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'startPageView' | 'consent' | 'optOut' | 'optIn' | 'destroy';
+export type EngageMethod = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'startPageView' | 'consent' | 'optOut' | 'optIn' | 'reset' | 'destroy';
 
 /**
  * `window.Engage`. `createTracker` is always there; the tracker's methods are there once the

@@ -23,7 +23,7 @@ import type { EngageError } from './errors';
 import { ATTACH, type Tapped } from './tracker/tap';
 import type { ConsentState, Tracker } from './tracker/types';
 
-type Method = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'startPageView' | 'consent' | 'optOut' | 'optIn' | 'destroy';
+type Method = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'startPageView' | 'consent' | 'optOut' | 'optIn' | 'reset' | 'destroy';
 type EngageGlobal = Partial<Record<Method, (...args: never[]) => unknown>> & {
   /** Calls made before load by the pre-load snippet: `[method, arguments]`, in order. */
   q?: Array<[Method, ArrayLike<unknown>]>;

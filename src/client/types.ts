@@ -16,8 +16,8 @@ export type UserPlatformName = 'ANDROID' | 'iOS' | 'web';
 /** A platform the user is reachable on. */
 export interface UserPlatform {
   platform: UserPlatformName;
-  /** The upstream's examples send the strings `"true"`/`"false"`; booleans are accepted too. */
-  active?: 'true' | 'false' | boolean;
+  /** The **string** `"true"` or `"false"` (the upstream's rule); a boolean is refused. */
+  active?: 'true' | 'false';
 }
 
 /** Attribute name → values to add to (or remove from) that array attribute. */

@@ -1,5 +1,5 @@
 // Which tracker the components below record into: given once, at the top of the app.
-import { createContext, createElement, type ReactNode, useContext, useEffect } from 'react';
+import { createContext, createElement, type ReactNode, useContext, useEffect, useRef } from 'react';
 import type { ConsentState, Tracker } from '../tracker/types';
 
 // undefined: no provider above (a mistake, reported); null: a provider without a tracker yet (the
@@ -14,6 +14,13 @@ export interface EngageProviderProps {
    * it changes. `null`/`undefined` leave the tracker's own (its `consent` option) as it is.
    */
   consent?: ConsentState | null;
+  /**
+   * The signed-in customer, as your session says it. A new value calls `tracker.identify()`; a
+   * value that becomes `null` or `undefined` is a sign-out and calls `tracker.reset()` (in every
+   * tab: see its doc). `null`/`undefined` from the start change nothing, so a tracker made with its
+   * own `customerId` option keeps it. Leave the prop out to call `identify`/`reset` yourself.
+   */
+  customerId?: string | null;
   children?: ReactNode;
 }
 
@@ -22,12 +29,19 @@ export interface EngageProviderProps {
  *
  * @example
  * const tracker = typeof window === 'undefined' ? null : createTracker({ endpoint: '/engage', consent: 'pending' });
- * root.render(<EngageProvider tracker={tracker} consent={cmpConsent}><App /></EngageProvider>);
+ * root.render(<EngageProvider tracker={tracker} consent={cmpConsent} customerId={session?.userId}><App /></EngageProvider>);
  */
-export function EngageProvider({ tracker, consent, children }: EngageProviderProps) {
+export function EngageProvider({ tracker, consent, customerId, children }: EngageProviderProps) {
   useEffect(() => {
     if (tracker && consent) tracker.consent(consent);
   }, [tracker, consent]);
+  // The customer this tracker was last given here: only a customer that goes away is a sign-out.
+  const given = useRef(customerId);
+  useEffect(() => {
+    if (customerId) tracker?.identify(customerId);
+    else if (given.current) tracker?.reset();
+    given.current = customerId;
+  }, [tracker, customerId]);
   return createElement(TrackerContext.Provider, { value: tracker ?? null }, children);
 }
 

@@ -12,14 +12,15 @@ export interface Batch {
 /**
  * Takes events from the front of `events` into one upstream-shaped request body: elements grouped
  * by customer and time-zone offset, at most 100 of them and `maxBytes` in all (one oversized event
- * still goes alone, so the proxy can refuse it by itself). Events without a customer are skipped.
+ * still goes alone, so the proxy can refuse it by itself). An event recorded without a customer
+ * takes `customerOf(event)`, and is skipped while that is undefined.
  * `event_time` is the device's, clamped to `nowSeconds` (the device clock may have moved back since
  * recording): our proxy dates it by its own clock from the request's `sent_at`, and a plain
  * reverse proxy in its place still never forwards an event the device dates in the future.
  */
 export function takeBatch(
   events: StoredEvent[],
-  customerId: string | undefined,
+  customerOf: (event: StoredEvent) => string | undefined,
   nowSeconds: number,
   maxBytes: number,
 ): { batch: Batch | undefined; rest: StoredEvent[] } {
@@ -31,7 +32,7 @@ export function takeBatch(
   let bytes = 15;
   let full = false;
   for (const event of events) {
-    const customer = event.customerId ?? customerId;
+    const customer = event.customerId ?? customerOf(event);
     if (!full && customer !== undefined) {
       const action = JSON.stringify({
         action: event.action,

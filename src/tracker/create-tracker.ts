@@ -13,6 +13,8 @@ const PENDING = 'pending';
 const DENIED = 'denied';
 // Held while consent is pending: a few page views of placements and clicks, a few hundred KB at most.
 const MAX_HELD = 1_000;
+// Events recorded without a customer whose customer a sign-out can fix: ~1 MB of UUIDs at most.
+const MAX_OWNED = 10_000;
 
 /**
  * Creates the experience tracker: records shown/clicked events durably and delivers them
@@ -31,6 +33,15 @@ export function createTracker(options: TrackerOptions): Tracker {
   const warned = new Set<string>();
 
   let customerId: string | undefined;
+  // Sign-out (reset()): each event this tab recorded without a customer (UUID → undefined), and
+  // the customer a sign-out fixed for it, here or in another tab. Without one, an event is given
+  // the customer of the moment it is sent, which after a sign-out would be the next person's.
+  // Bounded: beyond it, an event recorded without a customer goes to whoever is identified when it is sent.
+  const owners = new Map<string, string | undefined>();
+  // The sign-out reaches every tab of the site that shares this queue (the namespace's: any of them
+  // may send an event waiting for a customer), on a channel named by the namespace's key. Unset
+  // without BroadcastChannel, and on a server, where an open channel would keep the process alive.
+  let channel: BroadcastChannel | undefined;
   let destroyed = false;
   // Whoever listens to this tracker's reports (lifecycle.ts); unset unless something subscribed.
   let listener: Tap | undefined;
@@ -108,7 +119,7 @@ export function createTracker(options: TrackerOptions): Tracker {
           options,
           url,
           queue,
-          () => customerId,
+          (event) => owners.get(event.uuid) ?? customerId,
           report,
           tap,
           drops,
@@ -137,6 +148,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       return refuse(error as ValidationError);
     }
     listener?.(RECORDED, event);
+    if (!customerId && owners.size < MAX_OWNED) owners.set(event.uuid, customerId);
     if (state === PENDING) {
       // The first ones are kept: what the visitor saw while the banner was open (the hero) matters most.
       if (held.length < MAX_HELD) held.push(event);
@@ -146,6 +158,16 @@ export function createTracker(options: TrackerOptions): Tracker {
       delivery![0](event);
     }
     return event.uuid;
+  }
+
+  /**
+   * Forgets the customer. What this tab recorded without one is fixed to the customer it had (none:
+   * it waits for the next); `fixed` brings what another tab's sign-out fixed.
+   */
+  function forget(fixed?: typeof owners): void {
+    fixed?.forEach((id, uuid) => id && owners.set(uuid, id));
+    owners.forEach((id, uuid) => id || owners.set(uuid, customerId));
+    customerId = undefined;
   }
 
   // `tap` is on the object for lifecycle.ts (and for observe, which reports through the recorder
@@ -160,6 +182,10 @@ export function createTracker(options: TrackerOptions): Tracker {
       customerId = id;
       delivery?.[1](0);
     },
+    reset() {
+      forget();
+      channel?.postMessage(owners);
+    },
     // Nothing is delivered but under a grant: while pending, what is held waits for it.
     flush: () => (!destroyed && state === GRANTED ? delivery![2]() : Promise.resolve()),
     consent,
@@ -168,10 +194,16 @@ export function createTracker(options: TrackerOptions): Tracker {
     destroy() {
       destroyed = true;
       delivery?.[4]();
+      channel = void channel?.close();
     },
     tap,
   };
 
+  try {
+    if (typeof document === 'object') (channel = new BroadcastChannel(consentKey)).onmessage = (message) => forget(message.data as typeof owners);
+  } catch {
+    // No BroadcastChannel (Safari before 15.4): a sign-out reaches this tab only.
+  }
   tracker.identify(options.customerId);
   consent(storage((s) => s.getItem(consentKey)) === '1' || gpc ? DENIED : (options.consent ?? GRANTED));
   return tracker;

@@ -38,7 +38,7 @@ export type Delivery = [
  * back off (retry-policy.ts); a page going away sends what it recorded with keepalive and beacons.
  *
  * @param url the proxy's events URL
- * @param customer the current customer, read at each batch (events recorded before it was known wait for it)
+ * @param customer the customer of an event recorded without one, read at each batch (undefined: it waits)
  * @param tap where each step is reported (tap.ts)
  * @param wake asks for delivery without this page (background-sync.ts): called when a failure
  *   streak begins, and when the page hides while delivery fails or the browser is offline
@@ -48,7 +48,7 @@ export function createDelivery(
   options: TrackerOptions,
   url: string,
   queue: EventQueue,
-  customer: () => string | undefined,
+  customer: (event: StoredEvent) => string | undefined,
   report: (error: EngageError) => void,
   tap: Tap,
   drops: DropCounts,
@@ -85,7 +85,7 @@ export function createDelivery(
   // future-dated). Read at each send, retries and beacons too; a query, since a beacon has no headers.
   // The loss report rides along, in the query too (drop-counts.ts).
   const sentUrl = (report = drops[2]()) => `${url}?sent_at=${Date.now()}${report}`;
-  const take = (events: StoredEvent[], maxBytes = maxRequestBytes) => takeBatch(events, customer(), nowSeconds(), maxBytes);
+  const take = (events: StoredEvent[], maxBytes = maxRequestBytes) => takeBatch(events, customer, nowSeconds(), maxBytes);
   const unsent = (events: StoredEvent[]) => events.filter((event) => !inFlight.has(event.uuid));
   /** Removes events from the queue, and from what a closing page would send. */
   function done(events: StoredEvent[]): Promise<void> {

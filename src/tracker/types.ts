@@ -86,9 +86,20 @@ export interface Tracker {
   clicked(context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined;
   /**
    * Sets the customer for this and later events, and for events still waiting for one.
-   * `null`/`undefined` change nothing (say, `identify(session.user?.id)` before sign-in).
+   * `null`/`undefined` change nothing (say, `identify(session.user?.id)` before sign-in): to sign
+   * out, call `reset()`.
    */
   identify(customerId: string | null | undefined): void;
+  /**
+   * Sign-out: forgets the customer, in this tab and in every other open tab of the site that
+   * shares its queue (same origin and `namespace`). Events recorded from then on wait for the next
+   * `identify()` (within `maxEventAge` and `maxQueueSize`, like any event without a customer);
+   * events recorded before keep the customer they were recorded for and are delivered once.
+   * Consent is not touched.
+   * @example
+   * signOutButton.onclick = () => { session.end(); tracker.reset(); };
+   */
+  reset(): void;
   /** Resolves once everything queued at the call is delivered; rejects with the reason it was kept. */
   flush(): Promise<void>;
   /**

@@ -127,8 +127,8 @@ export function checkIdentity(
 
 /**
  * Checks a track-user body. `platforms` is accepted both at top level (the schema) and inside
- * `attributes` (every example); `active` both as the string `"true"|"false"` (the examples) and
- * as a boolean.
+ * `attributes` (every example), as the facts settle it (§2.2); `active` only as the string
+ * `"true"|"false"` (§2.2, §6.3): a boolean is refused, naming the field.
  *
  * @example
  * validateUser({ type: 'customer', customer_id: 'u-42', attributes: { name: 'Ada' } }); // undefined
@@ -262,7 +262,7 @@ function checkPlatforms(value: unknown, field: string): Problem | undefined {
       return problem(at(path, 'platform'), oneOf(USER_PLATFORMS), 400, INVALID_ATTRIBUTE);
     }
     const active = own(item, 'active');
-    if (active !== undefined && active !== 'true' && active !== 'false' && typeof active !== 'boolean') {
+    if (active !== undefined && active !== 'true' && active !== 'false') {
       return problem(at(path, 'active'), 'must be "true" or "false"', 400, INVALID_ATTRIBUTE);
     }
   }

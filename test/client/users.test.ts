@@ -40,6 +40,7 @@ describe('users.upsert against the real proxy and emulator', () => {
     [{ customer_id: 'user-x', attributes: { '': 'a' } }, 'attributes'],
     [{ customer_id: 'user-x', attributes: { svc_secret: 'a' } }, 'attributes.svc_secret'],
     [{ customer_id: 'user-x', platforms: [{ platform: 'Android' }] }, 'platforms[0].platform'],
+    [{ customer_id: 'user-x', platforms: [{ platform: 'web', active: true }] }, 'platforms[0].active'],
     [{ customer_id: 'x' }, 'customer_id'],
     [{ customer_id: 'null' }, 'customer_id'],
     [{ attributes: { u_fn: 'No id' } }, 'customer_id'],

@@ -1029,16 +1029,23 @@ const CASES: Record<string, Case> = {
     bad: [
       { body: user({ platforms: [{ platform: 'android', active: 'true' }] }), field: 'platforms[0].platform', rule: 'must be one of ANDROID, iOS, web' },
       { body: attrs({ platforms: [{ platform: 'web', active: 'yes' }] }), field: 'attributes.platforms[0].active', rule: 'must be "true" or "false"' },
+      { body: user({ platforms: [{ platform: 'web', active: true }] }), field: 'platforms[0].active', rule: 'must be "true" or "false"' },
+      { body: attrs({ platforms: [{ platform: 'iOS', active: false }] }), field: 'attributes.platforms[0].active', rule: 'must be "true" or "false"' },
     ],
     good: [
       user({ platforms: [{ platform: 'ANDROID', active: 'true' }] }),
       attrs({
         platforms: [
           { platform: 'iOS', active: 'false' },
-          { platform: 'web', active: true },
+          { platform: 'web', active: 'true' },
         ],
       }),
     ],
+  },
+  'us-platforms-placement': {
+    op: 'users',
+    bad: [],
+    good: [user({ platforms: [{ platform: 'web', active: 'true' }] }), attrs({ platforms: [{ platform: 'web', active: 'false' }] })],
   },
   'us-attribute-blocked-names': {
     op: 'users',

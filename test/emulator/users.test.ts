@@ -68,7 +68,7 @@ describe('users: rules', () => {
     expect(await call(h, 'users', user({ attributes: { svc_sub_w: true, svc_email_optin_status: 'OPTED_OUT' } }))).toMatchObject(ok);
   });
 
-  it('platforms: ANDROID | iOS | web with active "true"/"false", at top level or inside attributes', async () => {
+  it('platforms: ANDROID | iOS | web with active the string "true"/"false" (never a boolean), at top level or inside attributes', async () => {
     expect(await call(h, 'users', user({ platforms: [{ platform: 'web', active: 'true' }] }))).toMatchObject(ok);
     expect(
       await call(
@@ -78,7 +78,7 @@ describe('users: rules', () => {
           attributes: {
             platforms: [
               { platform: 'iOS', active: 'false' },
-              { platform: 'ANDROID', active: true },
+              { platform: 'ANDROID', active: 'true' },
             ],
           },
         }),
@@ -87,8 +87,17 @@ describe('users: rules', () => {
     expect(h.emulator.getUsers().users[0]!.platforms).toEqual([
       { platform: 'web', active: 'true' },
       { platform: 'iOS', active: 'false' },
-      { platform: 'ANDROID', active: true },
+      { platform: 'ANDROID', active: 'true' },
     ]);
+    // A boolean is not the string the upstream documents (facts §2.2, §6.3), at either placement.
+    for (const [body, field] of [
+      [user({ platforms: [{ platform: 'web', active: true }] }), 'platforms[0].active'],
+      [user({ attributes: { platforms: [{ platform: 'iOS', active: false }] } }), 'attributes.platforms[0].active'],
+    ] as const) {
+      const answer = await call(h, 'users', body);
+      // The upstream's error body exactly, as for every other refused attribute.
+      expect({ status: answer.status, body: answer.body }).toEqual(fail(400, 'InvalidAttributeError', `${field} must be "true" or "false"`, field));
+    }
     expect(await call(h, 'users', user({ platforms: [{ platform: 'IOS', active: 'true' }] }))).toMatchObject(
       fail(400, 'InvalidAttributeError', 'platforms[0].platform must be one of ANDROID, iOS, web', 'platforms[0].platform'),
     );

@@ -102,6 +102,24 @@ describe('<Experience> under StrictMode', () => {
     // StrictMode runs a new effect twice on mount: the first value may come twice, never a stale one.
     expect(states.filter((state, i) => state !== states[i - 1])).toEqual(['pending', 'granted']);
   });
+
+  it('the provider’s customerId prop: a value identifies, a value that goes away is a sign-out (reset), none from the start changes nothing', () => {
+    const calls: string[] = [];
+    const tracker = { identify: (id: string) => calls.push(`identify ${id}`), reset: () => calls.push('reset') } as unknown as Tracker;
+    const app = (customerId: string | null | undefined) => h(EngageProvider, { tracker, customerId }, h('p'));
+    render(app(undefined));
+    render(app(null));
+    // A tracker made with its own customerId option keeps it: no sign-out without a sign-in first.
+    expect(calls).toEqual([]);
+    render(app('ada'));
+    render(app('ada'));
+    render(app(undefined));
+    render(app(null));
+    render(app('bob'));
+    render(app(null));
+    // StrictMode runs a new effect twice on mount: the first identify may come twice.
+    expect(calls.filter((call, i) => call !== calls[i - 1])).toEqual(['identify ada', 'reset', 'identify bob', 'reset']);
+  });
 });
 
 describe('server rendering', () => {

@@ -18,7 +18,7 @@ describe('takeBatch', () => {
   it('groups events into elements by customer and offset, in upstream shape', () => {
     n = 0;
     const events = [event(), event({ offset: 3_600 }), event(), event({ customerId: undefined }), event({ customerId: 'u-2' })];
-    const { batch, rest } = takeBatch(events, undefined, 1_800_000_000, 60_000);
+    const { batch, rest } = takeBatch(events, () => undefined, 1_800_000_000, 60_000);
     const body = JSON.parse(batch!.body);
     expect(
       body.elements.map((e: { customer_id: string; user_timezone_offset: number; actions: unknown[] }) => [e.customer_id, e.user_timezone_offset, e.actions.length]),
@@ -40,13 +40,13 @@ describe('takeBatch', () => {
   });
 
   it('gives anonymous events the current customer', () => {
-    const { batch, rest } = takeBatch([event({ customerId: undefined })], 'late', 1_800_000_000, 60_000);
+    const { batch, rest } = takeBatch([event({ customerId: undefined })], () => 'late', 1_800_000_000, 60_000);
     expect(JSON.parse(batch!.body).elements[0].customer_id).toBe('late');
     expect(rest).toEqual([]);
   });
 
   it('clamps event_time to the moment of sending (a clock moved back)', () => {
-    const { batch } = takeBatch([event({ time: 2_000_000_000 })], undefined, 1_900_000_000, 60_000);
+    const { batch } = takeBatch([event({ time: 2_000_000_000 })], () => undefined, 1_900_000_000, 60_000);
     expect(JSON.parse(batch!.body).elements[0].actions[0].event_time).toBe(1_900_000_000);
   });
 
@@ -55,7 +55,7 @@ describe('takeBatch', () => {
     let rest = events;
     const seen: string[] = [];
     for (;;) {
-      const taken = takeBatch(rest, undefined, 1_800_000_000, 20_000);
+      const taken = takeBatch(rest, () => undefined, 1_800_000_000, 20_000);
       if (!taken.batch) break;
       rest = taken.rest;
       expect(taken.batch.bytes).toBeLessThanOrEqual(20_000);
@@ -68,7 +68,7 @@ describe('takeBatch', () => {
 
   it('sends one oversized event alone rather than never', () => {
     const big = event({ attributes: { ...event().attributes, blob: 'x'.repeat(500) } });
-    const { batch, rest } = takeBatch([big, event()], undefined, 1_800_000_000, 100);
+    const { batch, rest } = takeBatch([big, event()], () => undefined, 1_800_000_000, 100);
     expect(batch!.events).toEqual([big]);
     expect(rest.length).toBe(1);
   });

@@ -35,6 +35,9 @@ describe('createClient types', () => {
     void resolved.users.upsert({ attributes: { svc_mobile: '+15550100' } });
     // @ts-expect-error unknown platform enum value ('Android' is not 'ANDROID')
     void client.users.upsert({ customer_id: 'u-1', platforms: [{ platform: 'Android', active: 'true' }] });
+    void client.users.upsert({ customer_id: 'u-1', platforms: [{ platform: 'web', active: 'false' }] });
+    // @ts-expect-error `active` is the string "true" or "false" (the upstream's rule), never a boolean
+    void client.users.upsert({ customer_id: 'u-1', platforms: [{ platform: 'web', active: true }] });
     // @ts-expect-error unknown opt-in status enum value
     void client.users.upsert({ customer_id: 'u-1', attributes: { svc_email_optin_status: 'SUBSCRIBED' } });
     // @ts-expect-error attributes are JSON scalars, Dates or arrays of those, not nested objects
