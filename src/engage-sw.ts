@@ -53,15 +53,7 @@ async function deliverQueue(tag: string): Promise<void> {
   const namespace = tag.slice(SYNC_TAG.length);
   const queue = createEventQueue(namespace, config.storageTimeout ?? 3_000, warn, noop);
   // No customer of its own: events without one stay queued (the flush then rejects with a ValidationError).
-  const delivery = createDelivery({
-    _options: { ...config, namespace },
-    _url: config.url,
-    _queue: queue,
-    _customer: () => undefined,
-    _report: warn,
-    _tap: noop,
-    _drops: createDropCounts(namespace, queue),
-  });
+  const delivery = createDelivery({ ...config, namespace }, config.url, queue, () => undefined, warn, noop, createDropCounts(namespace, queue));
   try {
     await delivery._flush();
   } catch (error) {

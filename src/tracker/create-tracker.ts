@@ -107,16 +107,7 @@ export function createTracker(options: TrackerOptions): Tracker {
         // The service worker too is registered on the first grant, not before: a registration is
         // something stored on the device. It delivers only what consent let into the queue.
         const wake = backgroundSync(options, url, namespace, report);
-        delivery = createDelivery({
-          _options: options,
-          _url: url,
-          _queue: queue,
-          _customer: () => customerId,
-          _report: report,
-          _tap: tap._report,
-          _drops: drops,
-          _wake: () => state === GRANTED && wake?.(),
-        });
+        delivery = createDelivery(options, url, queue, () => customerId, report, tap._report, drops, () => state === GRANTED && wake?.());
       }
       for (const event of held) {
         queue._push(event);

@@ -4,7 +4,7 @@ import type { EventQueue } from './event-queue';
 import { type DropCounts, EXPIRED, QUEUE_FULL, REFUSED } from './drop-counts';
 import { stealFlushLock, withFlushLock } from './flush-lock';
 import { classify, HOLD, OK, parseRetryAfter, retryDelay, SPLIT } from './retry-policy';
-import { ANSWERED, DROPPED, QUEUED, SENDING, type TapListener } from './tap';
+import { ANSWERED, DROPPED, QUEUED, SENDING, type TapListener, type TapReport } from './tap';
 import type { StoredEvent, TrackerOptions } from './types';
 
 // Browsers cap the bodies of keepalive requests in flight at 64 KiB per page (Fetch spec); a
@@ -28,15 +28,12 @@ export interface Delivery {
   _stop(): void;
 }
 
-/** What one request came back with. */
-interface Answer {
-  /** The HTTP status; 0 when no answer came, or when what answered was not the proxy. */
-  _status: number;
-  /** Why the events were not delivered; undefined for the proxy's acknowledgement. */
-  _error?: EngageError;
-  _retryAfterMs?: number;
-  _response?: Response;
-}
+/**
+ * What one request came back with, as the tap reports it (tap.ts): `_status` 0 when no answer
+ * came or when what answered was not the proxy, `_error` why the events were not delivered
+ * (undefined for the proxy's acknowledgement).
+ */
+type Answer = Extract<TapReport, { _stage: typeof ANSWERED }> & { _retryAfterMs?: number };
 
 /**
  * A request's URL. Every request states when it left (`sent_at`), by the clock that dated its
@@ -47,74 +44,61 @@ interface Answer {
 const sentUrl = (url: string, query: string) => `${url}?sent_at=${Date.now()}${query}`;
 
 /** Posts one batch to the proxy and reads the answer; never throws. */
-async function post(options: TrackerOptions, url: string, query: string, { _body: body }: Batch, keepalive: boolean): Promise<Answer> {
+async function post(options: TrackerOptions, url: string, query: string, { _events, _body: body }: Batch, keepalive: boolean): Promise<Answer> {
+  const answer: Answer = { _stage: ANSWERED, _events, _status: 0 };
   try {
-    const response = await (options.fetch ?? fetch)(sentUrl(url, query), {
+    const response = (answer._response = await (options.fetch ?? fetch)(sentUrl(url, query), {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...options.headers },
       body,
       keepalive,
       // null → undefined, which fetch reads as its own default, 'same-origin'.
       credentials: options.credentials ?? undefined,
-    });
+    }));
     // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
     // response is consumed, and unread 2xx bodies starve every later keepalive request. An error
     // body that is not JSON (a gateway's HTML page) is read and left out of the HttpError.
     const parsed = (await response.json().catch(noop)) as { status?: unknown } | undefined;
-    const status = response.status;
+    const status = (answer._status = response.status);
     if (!response.ok) {
-      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
-      return { _status: status, _error: new HttpError(status, { body: parsed, retryAfterMs }), _retryAfterMs: retryAfterMs, _response: response };
+      const retryAfterMs = (answer._retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now()));
+      answer._error = new HttpError(status, { body: parsed, retryAfterMs });
+    } else if (parsed?.status != 'success') {
+      // Only the upstream's acknowledgement (which the proxy passes on, and uses for its own) is
+      // delivery: a 2xx of a service worker's offline page, a captive portal or a host's
+      // catch-all is not, and the events are kept and sent again like after a network error.
+      answer._error = new HttpError(status, { body: parsed, message: `${response.headers.get('content-type') || 'no content type'} from ${url}: not the proxy's answer` });
+      answer._status = 0;
     }
-    // Only the upstream's acknowledgement (which the proxy passes on, and uses for its own) is
-    // delivery: a 2xx of a service worker's offline page, a captive portal or a host's catch-all
-    // is not, and the events are kept and sent again like after a network error.
-    if (parsed?.status != 'success') {
-      const said = `${response.headers.get('content-type') || 'no content type'} from ${url}: not the proxy's answer`;
-      return { _status: 0, _error: new HttpError(status, { body: parsed, message: said }), _response: response };
-    }
-    return { _status: status, _response: response };
   } catch (cause) {
-    return { _status: 0, _error: new NetworkError(undefined, { cause }) };
+    answer._error = new NetworkError(undefined, { cause });
   }
-}
-
-/** What delivery is made with. */
-export interface DeliverySetup {
-  _options: TrackerOptions;
-  /** The proxy's events URL. */
-  _url: string;
-  _queue: EventQueue;
-  /** The current customer, read at each batch (events recorded before it was known wait for it). */
-  _customer: () => string | undefined;
-  /** Where errors go (the tracker's `onError`). */
-  _report: (error: EngageError) => void;
-  /** Where each step is reported (tap.ts). */
-  _tap: TapListener;
-  /** The loss report (drop-counts.ts): what a run drops is counted, and its requests carry the counts. */
-  _drops: DropCounts;
-  /**
-   * Asks for delivery without this page (background-sync.ts): called when a failure streak
-   * begins, and when the page hides while delivery fails or the browser is offline.
-   */
-  _wake?: () => void;
+  return answer;
 }
 
 /**
  * Delivery of the shared queue through the proxy, at least once: a run under the cross-tab lock
  * reads the queue, ages it, and sends it batch by batch, removing a batch only after a 2xx; failures
  * back off (retry-policy.ts); a page going away sends what it recorded with keepalive and beacons.
+ *
+ * @param url the proxy's events URL
+ * @param customer the current customer, read at each batch (events recorded before it was known wait for it)
+ * @param report where errors go (the tracker's `onError`)
+ * @param tap where each step is reported (tap.ts)
+ * @param drops the loss report (drop-counts.ts): what a run drops is counted, and its requests carry the counts
+ * @param wake asks for delivery without this page (background-sync.ts): called when a failure
+ *   streak begins, and when the page hides while delivery fails or the browser is offline
  */
-export function createDelivery({
-  _options: options,
-  _url: url,
-  _queue: queue,
-  _customer: customer,
-  _report: report,
-  _tap: tap,
-  _drops: drops,
-  _wake: wake,
-}: DeliverySetup): Delivery {
+export function createDelivery(
+  options: TrackerOptions,
+  url: string,
+  queue: EventQueue,
+  customer: () => string | undefined,
+  report: (error: EngageError) => void,
+  tap: TapListener,
+  drops: DropCounts,
+  wake?: () => void,
+): Delivery {
   // `??`, not destructuring defaults: null means "not given" too.
   const batchSize = options.batchSize ?? 20;
   const flushInterval = options.flushInterval ?? 5_000;
@@ -250,8 +234,8 @@ export function createDelivery({
     const answer = await post(options, url, carried, batch, keepalive);
     if (keepalive) keepaliveBytes -= bytes;
     events.forEach((event) => inFlight.delete(event.uuid));
+    tap(answer);
     const { _status: status, _error: error } = answer;
-    tap({ _stage: ANSWERED, _events: events, _status: status, _error: error, _response: answer._response });
     const verdict = classify(status);
     if (verdict === OK) {
       // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
