@@ -5,6 +5,7 @@ import { describeConsent } from './consent';
 import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
 import { describeDropReport } from './drop-report';
+import { describeOldQueue } from './old-queue';
 import { describeEngine } from './scenarios';
 import { prefixConsole } from './engine';
 
@@ -17,4 +18,5 @@ describeDeviceClocks('webkit');
 describeConsent('webkit');
 describeBackgroundSync('webkit');
 describeDropReport('webkit');
+describeOldQueue('webkit');
 describeCounts('webkit');
