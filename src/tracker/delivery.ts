@@ -4,7 +4,7 @@ import type { EventQueue } from './event-queue';
 import { type DropCounts, EXPIRED, QUEUE_FULL, REFUSED } from './drop-counts';
 import { stealFlushLock, withFlushLock } from './flush-lock';
 import { classify, HOLD, OK, parseRetryAfter, retryDelay, SPLIT } from './retry-policy';
-import { ANSWERED, DROPPED, QUEUED, SENDING, type TapListener, type TapReport } from './tap';
+import { ANSWERED, DROPPED, QUEUED, SENDING, type TapListener } from './tap';
 import type { StoredEvent, TrackerOptions } from './types';
 
 // Browsers cap the bodies of keepalive requests in flight at 64 KiB per page (Fetch spec); a
@@ -29,52 +29,12 @@ export interface Delivery {
 }
 
 /**
- * What one request came back with, as the tap reports it (tap.ts): `_status` 0 when no answer
- * came or when what answered was not the proxy, `_error` why the events were not delivered
- * (undefined for the proxy's acknowledgement).
- */
-type Answer = Extract<TapReport, { _stage: typeof ANSWERED }> & { _retryAfterMs?: number };
-
-/**
  * A request's URL. Every request states when it left (`sent_at`), by the clock that dated its
  * events, so the proxy can date them by its own (a device clock minutes fast would otherwise have
  * every event refused as future-dated); read at each send, retries and beacons too. The loss
  * report (drop-counts.ts) rides along: in the query, since a beacon has no headers.
  */
 const sentUrl = (url: string, query: string) => `${url}?sent_at=${Date.now()}${query}`;
-
-/** Posts one batch to the proxy and reads the answer; never throws. */
-async function post(options: TrackerOptions, url: string, query: string, { _events, _body: body }: Batch, keepalive: boolean): Promise<Answer> {
-  const answer: Answer = { _stage: ANSWERED, _events, _status: 0 };
-  try {
-    const response = (answer._response = await (options.fetch ?? fetch)(sentUrl(url, query), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...options.headers },
-      body,
-      keepalive,
-      // null → undefined, which fetch reads as its own default, 'same-origin'.
-      credentials: options.credentials ?? undefined,
-    }));
-    // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
-    // response is consumed, and unread 2xx bodies starve every later keepalive request. An error
-    // body that is not JSON (a gateway's HTML page) is read and left out of the HttpError.
-    const parsed = (await response.json().catch(noop)) as { status?: unknown } | undefined;
-    const status = (answer._status = response.status);
-    if (!response.ok) {
-      const retryAfterMs = (answer._retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now()));
-      answer._error = new HttpError(status, { body: parsed, retryAfterMs });
-    } else if (parsed?.status != 'success') {
-      // Only the upstream's acknowledgement (which the proxy passes on, and uses for its own) is
-      // delivery: a 2xx of a service worker's offline page, a captive portal or a host's
-      // catch-all is not, and the events are kept and sent again like after a network error.
-      answer._error = new HttpError(status, { body: parsed, message: `${response.headers.get('content-type') || 'no content type'} from ${url}: not the proxy's answer` });
-      answer._status = 0;
-    }
-  } catch (cause) {
-    answer._error = new NetworkError(undefined, { cause });
-  }
-  return answer;
-}
 
 /**
  * Delivery of the shared queue through the proxy, at least once: a run under the cross-tab lock
@@ -195,19 +155,7 @@ export function createDelivery(
   async function deliverAll(): Promise<number> {
     const events = await queue._read();
     tap({ _stage: QUEUED, _events: events });
-    const dropped = await dropStale(events);
-    await drops._claim();
-    let rest = unsent(events.slice(dropped));
-    for (let taken; (taken = take(rest))._batch; ) {
-      rest = taken._rest;
-      await deliver(taken._batch);
-    }
-    blockedUntil = 0;
-    return rest.length;
-  }
-
-  /** Drops (and reports) what is too old, then the oldest beyond `maxQueueSize`; resolves with how many, from the front of `events` (oldest first). */
-  async function dropStale(events: StoredEvent[]): Promise<number> {
+    // Drop (and report) what is too old, then the oldest beyond `maxQueueSize`: from the front, oldest first.
     const oldest = Date.now() - maxEventAge;
     const expired = events.filter((event) => event.recordedAt < oldest).length;
     const dropped = Math.max(expired, events.length - maxQueueSize);
@@ -220,22 +168,59 @@ export function createDelivery(
       drops._add(EXPIRED, expired);
       drops._add(QUEUE_FULL, dropped - expired);
     }
-    return dropped;
+    await drops._claim();
+    let rest = unsent(events.slice(dropped));
+    for (let taken; (taken = take(rest))._batch; ) {
+      rest = taken._rest;
+      await deliver(taken._batch);
+    }
+    blockedUntil = 0;
+    return rest.length;
   }
 
   /** Sends one batch. A refused batch is halved until the refused event stands alone. Throws when it must wait. */
-  async function deliver(batch: Batch): Promise<void> {
-    const { _events: events, _bytes: bytes } = batch;
+  async function deliver({ _events: events, _body: body, _bytes: bytes }: Batch): Promise<void> {
     const keepalive = keepaliveBytes + bytes <= KEEPALIVE_BUDGET;
     if (keepalive) keepaliveBytes += bytes;
     events.forEach((event) => inFlight.add(event.uuid));
     tap({ _stage: SENDING, _events: events });
+    // What came back: `status` stays 0 when no answer came, or when what answered was not the
+    // proxy; `error` says why the events were not delivered.
+    let status = 0;
+    let error: EngageError | undefined;
+    let retryAfterMs: number | undefined;
+    let response: Response | undefined;
     const carried = drops._query();
-    const answer = await post(options, url, carried, batch, keepalive);
+    try {
+      response = await (options.fetch ?? fetch)(sentUrl(url, carried), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...options.headers },
+        body,
+        keepalive,
+        // null → undefined, which fetch reads as its own default, 'same-origin'.
+        credentials: options.credentials ?? undefined,
+      });
+      // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
+      // response is consumed, and unread 2xx bodies starve every later keepalive request. An error
+      // body that is not JSON (a gateway's HTML page) is read and left out of the HttpError.
+      const parsed = (await response.json().catch(noop)) as { status?: unknown } | undefined;
+      status = response.status;
+      if (!response.ok) {
+        retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+        error = new HttpError(status, { body: parsed, retryAfterMs });
+      } else if (parsed?.status != 'success') {
+        // Only the upstream's acknowledgement (which the proxy passes on, and uses for its own) is
+        // delivery: a 2xx of a service worker's offline page, a captive portal or a host's
+        // catch-all is not, and the events are kept and sent again like after a network error.
+        error = new HttpError(status, { body: parsed, message: `${response.headers.get('content-type') || 'no content type'} from ${url}: not the proxy's answer` });
+        status = 0;
+      }
+    } catch (cause) {
+      error = new NetworkError(undefined, { cause });
+    }
     if (keepalive) keepaliveBytes -= bytes;
     events.forEach((event) => inFlight.delete(event.uuid));
-    tap(answer);
-    const { _status: status, _error: error } = answer;
+    tap({ _stage: ANSWERED, _events: events, _status: status, _error: error, _response: response });
     const verdict = classify(status);
     if (verdict === OK) {
       // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
@@ -254,7 +239,7 @@ export function createDelivery(
       return deliver(take(events.slice(half), Infinity)._batch!);
     }
     failures++;
-    blockedUntil = Date.now() + retryDelay(verdict, failures, answer._retryAfterMs);
+    blockedUntil = Date.now() + retryDelay(verdict, failures, retryAfterMs);
     if (failures === 1 || verdict === HOLD) {
       report(error!);
       wake?.();

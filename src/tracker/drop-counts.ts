@@ -73,12 +73,12 @@ export function createDropCounts(namespace: string, queue?: EventQueue, tap?: Ta
   // Where IndexedDB is missing or fails, the record lives in this page's memory.
   let local: Stored = [zero()];
   let writing: Promise<unknown> = Promise.resolve();
-  /** One readwrite transaction; `local` follows only a committed write: a transaction that failed after `next` ran must not count twice. */
-  const commit = (next: (stored: Stored) => Stored) => {
-    let after: Stored;
-    return queue?._change<Stored>(key, (stored) => (after = next(stored ?? [zero()]))).then((ok) => (local = ok ? after : next(local)));
-  };
-  const change = (next: (stored: Stored) => Stored): Promise<unknown> => (writing = writing.then(() => commit(next)));
+  const change = (next: (stored: Stored) => Stored): Promise<unknown> =>
+    (writing = writing.then(() => {
+      let after: Stored;
+      // `local` follows only a committed write: a transaction that failed after `next` ran must not count twice.
+      return queue?._change<Stored>(key, (stored) => (after = next(stored ?? [zero()]))).then((ok) => (local = ok ? after : next(local)));
+    }));
   const save = () => {
     const counts = unsaved;
     unsaved = zero();
@@ -87,25 +87,26 @@ export function createDropCounts(namespace: string, queue?: EventQueue, tap?: Ta
 
   return {
     _add(reason, count) {
-      if (!count) return;
       unsaved[reason]! += count;
       tap?.({ _stage: LOST, _reason: reason, _count: count });
       if (queue) save();
     },
+    // Read first, in a readonly transaction: most runs have nothing to report, and a readwrite
+    // transaction per run would queue behind (and block) every tab's writes for nothing.
     _claim: () =>
-      (writing = writing.then(async () => {
-        // Read first: most runs have nothing to report, and a readwrite transaction per run would
-        // queue behind (and block) every tab's writes for nothing.
-        const stored = (await queue?._get<Stored>(key)) ?? local;
-        if (nothing(stored)) return void (report = '');
-        return commit(([counts, taken]) => {
-          // An array in a template is its items joined by commas: the counts, written short (bytes).
-          // eslint-disable-next-line @typescript-eslint/restrict-template-expressions
-          if (!taken && counts.some(Boolean)) [counts, taken] = [zero(), `&drops=${uuidV4()},${counts}`];
-          report = taken ?? '';
-          return [counts, taken];
-        });
-      })),
+      writing
+        .then(() => queue?._get<Stored>(key))
+        .then((stored) =>
+          nothing(stored ?? local)
+            ? (report = '')
+            : change(([counts, taken]) => {
+                // An array in a template is its items joined by commas: the counts, written short (bytes).
+                // eslint-disable-next-line @typescript-eslint/restrict-template-expressions
+                if (!taken && counts.some(Boolean)) [counts, taken] = [zero(), `&drops=${uuidV4()},${counts}`];
+                report = taken ?? '';
+                return [counts, taken];
+              }),
+        ),
     _query: () => (queue ? report : ''),
     _sent(query) {
       if (!query || query !== report) return;

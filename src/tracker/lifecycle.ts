@@ -134,8 +134,9 @@ function translate(report: TapReport): LifecycleEvent | undefined {
       // Expired events are the oldest, so they come first.
       return { type: 'dropped', uuids: uuids(report._events), reason: report._expired ? 'expired' : 'overflow' };
     case LOST: {
+      // A count of 0 (a run that dropped for one reason only counts the other as 0) is no news.
       const reason = LOSS_REASONS[report._reason];
-      return reason && { type: 'lost', reason, count: report._count };
+      return reason && report._count ? { type: 'lost', reason, count: report._count } : undefined;
     }
     case VIEW: {
       const element = report._element;

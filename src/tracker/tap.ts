@@ -28,7 +28,7 @@ export const COUNTED = 8;
 export const CLICKED = 9;
 /** A placement is no longer observed. */
 export const UNOBSERVED = 10;
-/** Events counted for the loss report under `_reason` (drop-counts.ts), whether or not they had a UUID. */
+/** Events counted for the loss report under `_reason` (drop-counts.ts), whether or not they had a UUID; `_count` may be 0. */
 export const LOST = 11;
 
 /** What a placement's reports carry: the element and the context it was observed with. */
