@@ -95,7 +95,9 @@ async function plainNamesOfSources(parse) {
   for (const entry of readdirSync(root, { recursive: true })) {
     const path = String(entry);
     if (!path.endsWith('.ts') || path.endsWith('.d.ts')) continue;
-    const { outputText } = ts.transpileModule(readFileSync(new URL(path, root), 'utf8'), { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+    const { outputText } = ts.transpileModule(readFileSync(new URL(path, root), 'utf8'), {
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+    });
     propertyNames(parse(outputText)).plain.forEach((name) => names.add(name));
   }
   return names;
@@ -156,7 +158,8 @@ export default function mangleProps({ update = false } = {}) {
       // A pinned name that is also a plain property of ours could meet it on one object (the
       // script tag's `Engage` is the tracker's members and the pre-load queue `q`).
       for (const [name, mapped] of state.pinned) {
-        if (state.plain.has(mapped) && state.used.has(name)) this.error(`mangle-props: ${name} is pinned to "${mapped}", which is also a plain property name in the sources: pin it to another name in mangle.json`);
+        if (state.plain.has(mapped) && state.used.has(name))
+          this.error(`mangle-props: ${name} is pinned to "${mapped}", which is also a plain property name in the sources: pin it to another name in mangle.json`);
       }
       if (!update) return;
       const props = {};

@@ -107,7 +107,16 @@ export function createTracker(options: TrackerOptions): Tracker {
         // The service worker too is registered on the first grant, not before: a registration is
         // something stored on the device. It delivers only what consent let into the queue.
         const wake = backgroundSync(options, url, namespace, report);
-        delivery = createDelivery(options, url, queue, () => customerId, report, tap._report, drops, () => state === GRANTED && wake?.());
+        delivery = createDelivery(
+          options,
+          url,
+          queue,
+          () => customerId,
+          report,
+          tap._report,
+          drops,
+          () => state === GRANTED && wake?.(),
+        );
       }
       for (const event of held) {
         queue._push(event);

@@ -170,7 +170,7 @@ export function createDelivery(
     }
     await drops._claim();
     let rest = unsent(events.slice(dropped));
-    for (let taken; (taken = take(rest))._batch; ) {
+    for (let taken; (taken = take(rest))._batch;) {
       rest = taken._rest;
       await deliver(taken._batch);
     }
@@ -263,7 +263,7 @@ export function createDelivery(
     // While the upstream fails, the events wait durably: a request the page cannot follow up would
     // be retried by the proxy alongside the next page's (WebKit, reload while failing: 187 of 200 twice).
     let rest = failures ? [] : unsent([...mine]);
-    for (let taken; (taken = take(rest))._batch && keepaliveBytes + taken._batch._bytes <= KEEPALIVE_BUDGET; ) {
+    for (let taken; (taken = take(rest))._batch && keepaliveBytes + taken._batch._bytes <= KEEPALIVE_BUDGET;) {
       rest = taken._rest;
       deliver(taken._batch).catch(noop);
     }

@@ -5,7 +5,23 @@
 // inspector loaded beside it share no module, only the tracker object.
 import type { EngageError } from '../errors';
 import { classify, SPLIT } from './retry-policy';
-import { ANSWERED, CLICKED, COUNTED, DROPPED, LOST, QUEUED, RECORDED, SENDING, STORED, type Tap, type Tapped, type TapListener, type TapReport, UNOBSERVED, VIEW } from './tap';
+import {
+  ANSWERED,
+  CLICKED,
+  COUNTED,
+  DROPPED,
+  LOST,
+  QUEUED,
+  RECORDED,
+  SENDING,
+  STORED,
+  type Tap,
+  type Tapped,
+  type TapListener,
+  type TapReport,
+  UNOBSERVED,
+  VIEW,
+} from './tap';
 import type { AttributeValue, ConsentState, ExperienceContext, StoredEvent, Tracker } from './types';
 
 /** An event as the queue holds it. */
@@ -179,7 +195,7 @@ const tapOf = (target: unknown): Tap | undefined => {
 
 /** Attaches this module's hub to the tracker, or joins the one already there (another bundle's). */
 function hubOf(tap: Tap): Hub {
-  const current = tap._attach()._listener as (Partial<Hub> & Buffer) | undefined;
+  const current: (Partial<Hub> & Buffer) | undefined = tap._attach()._listener;
   if (current?._subscribers) return current as Hub;
   const hub: Hub = Object.assign(
     (report: TapReport) => {

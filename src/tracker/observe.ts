@@ -4,7 +4,7 @@
 // tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
 import { pageViewOf } from './page-view';
-import { CLICKED, COUNTED, type PlacementFacts, type Tapped, type TapReport, UNOBSERVED, VIEW } from './tap';
+import { CLICKED, COUNTED, type PlacementFacts, type Tapped, UNOBSERVED, VIEW } from './tap';
 import type { ExperienceContext, ExtraAttributes } from './types';
 
 /** What `observe` records into: the tracker satisfies it. */
@@ -104,7 +104,7 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
   let inView = false;
   let io: IntersectionObserver | undefined;
   // What this placement does, for an inspector (tap.ts): through the tracker, when it is one.
-  const tell = (facts: PlacementFacts) => (tracker as Tapped)._tap?._report({ ...facts, _element: element, _context: ctx } as TapReport);
+  const tell = (facts: PlacementFacts) => (tracker as Tapped)._tap?._report({ ...facts, _element: element, _context: ctx });
 
   const onClick = (event: Event) => {
     // A click is every way a person opens a link: `click` (primary button, modified or not,

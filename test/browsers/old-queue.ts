@@ -32,7 +32,7 @@ const writeOldQueue = ({ records, database, store, shift }: { records: OldRecord
   new Promise<number>((resolve, reject) => {
     const open = indexedDB.open(database);
     open.onupgradeneeded = () => open.result.createObjectStore(store);
-    open.onerror = () => reject(open.error);
+    open.onerror = () => reject(new Error(`IndexedDB: ${open.error?.message}`));
     open.onsuccess = () => {
       const tx = open.result.transaction(store, 'readwrite');
       for (const [key, value] of records) {
@@ -49,7 +49,7 @@ const writeOldQueue = ({ records, database, store, shift }: { records: OldRecord
         }
       }
       tx.oncomplete = () => resolve((open.result.close(), records.length));
-      tx.onerror = () => reject(tx.error);
+      tx.onerror = () => reject(new Error(`IndexedDB: ${tx.error?.message}`));
     };
   });
 

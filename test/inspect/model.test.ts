@@ -128,8 +128,6 @@ describe('this page’s drops by reason (issue 41)', () => {
     model.take({ type: 'lost', reason: 'consent_overflow', count: 4 });
     model.take({ type: 'lost', reason: 'destroyed', count: 1 });
     expect(model.drops).toEqual({ expired: 2, queue_full: 3, refused: 1, invalid: 1, consent_overflow: 4, destroyed: 1 });
-    expect(describeDrops(model.drops)).toBe(
-      'expired 2 · queue_full 3 · refused 1 · invalid 1 · consent_overflow 4 · destroyed 1 — counted for the proxy’s loss report',
-    );
+    expect(describeDrops(model.drops)).toBe('expired 2 · queue_full 3 · refused 1 · invalid 1 · consent_overflow 4 · destroyed 1 — counted for the proxy’s loss report');
   });
 });

@@ -49,7 +49,14 @@ describe('mangle.json', () => {
   });
 
   it('never gives two `_` members of one object type the same name (checked on every object type of the sources)', () => {
-    const program = ts.createProgram(sources, { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, noEmit: true, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'] });
+    const program = ts.createProgram(sources, {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      strict: true,
+      noEmit: true,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    });
     const checker = program.getTypeChecker();
     const clashes = new Set<string>();
     const checkType = (type: ts.Type, where: string) => {
@@ -69,8 +76,17 @@ describe('mangle.json', () => {
     for (const source of program.getSourceFiles()) {
       if (!source.fileName.startsWith(SRC)) continue;
       const visit = (node: ts.Node) => {
-        if (ts.isObjectLiteralExpression(node) || ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node) || ts.isTypeAliasDeclaration(node) || ts.isIntersectionTypeNode(node)) {
-          checkType(checker.getTypeAtLocation(ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) ? node.name : node), `${relative(ROOT, source.fileName)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
+        if (
+          ts.isObjectLiteralExpression(node) ||
+          ts.isInterfaceDeclaration(node) ||
+          ts.isTypeLiteralNode(node) ||
+          ts.isTypeAliasDeclaration(node) ||
+          ts.isIntersectionTypeNode(node)
+        ) {
+          checkType(
+            checker.getTypeAtLocation(ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) ? node.name : node),
+            `${relative(ROOT, source.fileName)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`,
+          );
           checked++;
         }
         ts.forEachChild(node, visit);
@@ -110,12 +126,18 @@ describe('the build', () => {
     expect(shipped.length).toBeGreaterThan(6);
     for (const path of new Set(shipped)) {
       const left = [...readFileSync(join(dist, path), 'utf8').matchAll(/(?:\?\.|\.)\s*(_[A-Za-z]\w*)|[{,]\s*(_[A-Za-z]\w*)\s*:/g)].map((match) => match[1] ?? match[2]);
-      expect(left.filter((name) => !reserved.has(name!)), path).toEqual([]);
+      expect(
+        left.filter((name) => !reserved.has(name!)),
+        path,
+      ).toEqual([]);
     }
   });
 
   it('keeps the ESM files readable: names and layout of the source, only `_` members renamed', () => {
-    const delivery = readFileSync(withChunks('index.js').find((path) => readFileSync(path, 'utf8').includes('function createDelivery'))!, 'utf8');
+    const delivery = readFileSync(
+      withChunks('index.js').find((path) => readFileSync(path, 'utf8').includes('function createDelivery'))!,
+      'utf8',
+    );
     expect(delivery).toContain(`drops.${pinned.get('_claim')}()`);
     expect(delivery).toContain('async function deliverAll()');
   });
