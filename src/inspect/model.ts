@@ -220,12 +220,12 @@ function errorMessage(error: { message: string; body?: unknown }): string {
 }
 
 // Largest first; a unit is used from two of it (90 s, not 2 min).
-const CLOCK_UNITS: Array<[ms: number, one: string, many: string]> = [
-  [31_536_000_000, ' year', ' years'],
-  [86_400_000, ' day', ' days'],
-  [3_600_000, ' h', ' h'],
-  [60_000, ' min', ' min'],
-  [1_000, ' s', ' s'],
+const CLOCK_UNITS: Array<{ _ms: number; _one: string; _many: string }> = [
+  { _ms: 31_536_000_000, _one: ' year', _many: ' years' },
+  { _ms: 86_400_000, _one: ' day', _many: ' days' },
+  { _ms: 3_600_000, _one: ' h', _many: ' h' },
+  { _ms: 60_000, _one: ' min', _many: ' min' },
+  { _ms: 1_000, _one: ' s', _many: ' s' },
 ];
 
 /**
@@ -245,7 +245,7 @@ export function describeDeviceClock(ms: number | undefined): string {
   // Within what a request's flight explains.
   if (size < 2_000) return 'right (within 2 s of the proxy)';
   // Seconds always fit from here.
-  const [unit, one, many] = CLOCK_UNITS.find(([unit]) => size >= 2 * unit)!;
+  const { _ms: unit, _one: one, _many: many } = CLOCK_UNITS.find(({ _ms }) => size >= 2 * _ms)!;
   const count = Math.round(size / unit);
   return `device clock ${count}${count === 1 ? one : many} ${ms > 0 ? 'fast' : 'slow'} — corrected by the proxy`;
 }

@@ -103,15 +103,16 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
 
   function write(): void {
     // Events delivered from memory before their write ran are not written at all.
-    const segments: Array<[Key, StoredEvent[]]> = [];
+    // Each segment's key → its events.
+    const segments = new Map<Key, StoredEvent[]>();
     const events = pending.filter((event) => memory.has(event));
     pending = [];
     for (let i = 0; i < events.length; i += SEGMENT_SIZE) {
       const segment = events.slice(i, i + SEGMENT_SIZE);
-      segments.push([[namespace, segment[0]!.recordedAt, segment[0]!.uuid], segment]);
+      segments.set([namespace, segment[0]!.recordedAt, segment[0]!.uuid], segment);
     }
     writing = writing.then(async () => {
-      if (!segments.length) return;
+      if (!segments.size) return;
       // One put per request callback, not all at once: each put clones its segment on the main
       // thread, so 10,000 events cloned in the recording task would add ~20 ms to it.
       const written = await tx('readwrite', async (s) => {
