@@ -15,7 +15,7 @@ import { dirname, join, relative } from 'node:path';
 import { parseAst } from 'rollup/parseAst';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INTERNAL, propertyNames, readMangleFile } from '../../scripts/mangle-props.mjs';
+import mangleProps, { INTERNAL, propertyNames, readMangleFile } from '../../scripts/mangle-props.mjs';
 import { ROOT } from '../support/packed';
 
 const file = readMangleFile();
@@ -96,6 +96,37 @@ describe('mangle.json', () => {
     }
     expect(checked).toBeGreaterThan(100);
     expect([...clashes]).toEqual([]);
+  });
+});
+
+describe('the plugin', () => {
+  /** Runs the plugin's transform on `code` as a module of src/, the way rollup calls it. */
+  const transform = (code: string) => {
+    const hook = mangleProps().transform as (this: unknown, code: string, id: string) => { code: string } | null;
+    return hook.call(
+      {
+        parse: parseAst,
+        error: (message: string) => {
+          throw new Error(message);
+        },
+      },
+      code,
+      join(SRC, 'tracker/example.ts'),
+    )?.code;
+  };
+
+  it('fails the build on a `_` name with no pinned name, and says how to pin it', () => {
+    expect(() => transform('queue._notPinnedYet();')).toThrow(/_notPinnedYet .* no pinned name in mangle.json: run `npm run build:mangle`/);
+  });
+
+  it('renames members, keys, shorthand keys and destructuring patterns; leaves strings, reserved and plain names', () => {
+    const claim = pinned.get('_claim')!;
+    const out = transform(
+      "const { _claim, _query: query = 1 } = drops; drops._claim(); f({ _claim, _sent: 1, sent: 2 }); socket._httpMessage; '_claim' in drops; drops?._claim();",
+    )!;
+    expect(out).toBe(
+      `const { ${claim}: _claim, ${pinned.get('_query')}: query = 1 } = drops; drops.${claim}(); f({ ${claim}: _claim, ${pinned.get('_sent')}: 1, sent: 2 }); socket._httpMessage; '_claim' in drops; drops?.${claim}();`,
+    );
   });
 });
 
