@@ -43,6 +43,41 @@ describe('mangle.json', () => {
     }
   });
 
+  // What crosses bundles built apart: the tracker's tap (on the script tag's `Engage.tracker`, or
+  // an app's tracker) and its reports, read by an inspector or an `onLifecycle` of another bundle,
+  // which may come from another release (a CDN's cached engage.inspect.js beside a new
+  // engage.iife.js). These names are released: changing one breaks that pairing.
+  const RELEASED: Record<string, string> = {
+    _tap: 'i',
+    _attach: 't',
+    _report: 'o',
+    _url: 'e',
+    _customerId: 't',
+    _consent: 'r',
+    _listener: 'o',
+    _buffered: 'r',
+    _subscribers: 'e',
+    _history: 't',
+    _stage: 'e',
+    _event: 't',
+    _events: 't',
+    _status: 'r',
+    _error: 'o',
+    _response: 'a',
+    _expired: 'r',
+    _reason: 't',
+    _count: 'r',
+    _element: 't',
+    _context: 'r',
+    _inView: 'o',
+    _counted: 'a',
+    _uuid: 'o',
+  };
+
+  it('keeps every released name: what the tracker and an inspector built apart read of each other', () => {
+    expect(Object.fromEntries(Object.keys(RELEASED).map((name) => [name, pinned.get(name)]))).toEqual(RELEASED);
+  });
+
   it('pins no name that is also a plain property name of the sources', () => {
     const plain = new Set(names.flatMap((source) => [...source.plain]));
     expect([...pinned].filter(([, mapped]) => plain.has(mapped))).toEqual([]);
