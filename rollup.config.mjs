@@ -6,6 +6,7 @@ import resolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import constToLet from './scripts/const-to-let.mjs';
 import dtsExtensions from './scripts/dts-extensions.mjs';
+import mangleProps from './scripts/mangle-props.mjs';
 
 // `noCheck`: the build emits, `npm run typecheck` (tsc over src and everything else) checks. Each of
 // the four builds checking the sources again took the build from 15 s to 54 s (issue 42).
@@ -26,10 +27,16 @@ const ts = (declarations) =>
 export const IIFE_TARGET = 'ES2021';
 
 // Our own minification of the script tag (apps minify the ESM build with their own settings):
-// a third pass, arrows for functions that use no `this` (none of ours is a constructor), and
-// 1/0 for true/false (no boolean of ours reaches a public value or a strict comparison): 14 B gzip.
+// a third and fourth pass (the fourth: 19 B gzip of the script tag, 13 B of the worker, once the
+// internals were named objects, issue 48; a fifth finds nothing more), arrows for functions that
+// use no `this` (none of ours is a constructor), and 1/0 for true/false (no boolean of ours
+// reaches a public value or a strict comparison): 14 B gzip.
 /** @type {import('@rollup/plugin-terser').Options} */
-export const IIFE_TERSER = { ecma: 2020, compress: { passes: 3, unsafe_arrows: true, booleans_as_integers: true } };
+export const IIFE_TERSER = { ecma: 2020, compress: { passes: 4, unsafe_arrows: true, booleans_as_integers: true } };
+
+// Internal members (`_` names) are renamed in every build through mangle.json, the ESM build too: a
+// site's bundler takes it as it is. `npm run build:mangle` pins a name for a new one (issue 48).
+const mangle = () => mangleProps({ update: process.env.MANGLE === 'update' });
 
 export default [
   {
@@ -60,26 +67,26 @@ export default [
       banner: (chunk) => (!chunk.isEntry ? '' : chunk.name.endsWith('-cli') ? '#!/usr/bin/env node' : chunk.name === 'react' ? "'use client';" : ''),
     },
     external: (id) => id.startsWith('node:') || ['idb-keyval', 'isbot', 'pino', 'prom-client', 'react', 'redis', 'undici'].includes(id),
-    plugins: [ts(true), constToLet(), dtsExtensions()],
+    plugins: [ts(true), mangle(), constToLet(), dtsExtensions()],
   },
   {
     input: 'src/iife.ts',
     // No "use strict" prologue (8 B gzip): TypeScript already refuses what strict mode forbids,
     // class bodies are strict anyway, and no function of ours reads `this`.
     output: { file: 'dist/engage.iife.js', format: 'iife', strict: false },
-    plugins: [resolve({ browser: true }), ts(false), constToLet(), terser(IIFE_TERSER)],
+    plugins: [resolve({ browser: true }), ts(false), mangle(), constToLet(), terser(IIFE_TERSER)],
   },
   {
     // The inspection mode for script-tag pages, loaded by engage.iife.js from beside itself only
     // when the URL asks for it (`?engage-inspect`).
     input: 'src/inspect-script.ts',
     output: { file: 'dist/engage.inspect.js', format: 'iife', strict: false },
-    plugins: [resolve({ browser: true }), ts(false), constToLet(), terser(IIFE_TERSER)],
+    plugins: [resolve({ browser: true }), ts(false), mangle(), constToLet(), terser(IIFE_TERSER)],
   },
   {
     // The delivery service worker: a classic script, so that a site's own worker can importScripts it.
     input: 'src/engage-sw.ts',
     output: { file: 'dist/engage-sw.js', format: 'iife', strict: false },
-    plugins: [resolve({ browser: true }), ts(false), constToLet(), terser(IIFE_TERSER)],
+    plugins: [resolve({ browser: true }), ts(false), mangle(), constToLet(), terser(IIFE_TERSER)],
   },
 ];

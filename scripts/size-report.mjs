@@ -17,6 +17,7 @@ import terser from '@rollup/plugin-terser';
 import { rollup } from 'rollup';
 import ts from 'typescript';
 import constToLet from './const-to-let.mjs';
+import mangleProps from './mangle-props.mjs';
 import { IIFE_TARGET, IIFE_TERSER } from '../rollup.config.mjs';
 
 const root = resolvePath(dirname(fileURLToPath(import.meta.url)), '..');
@@ -69,7 +70,7 @@ async function build(entry) {
   current = entry;
   const bundle = await rollup({
     input: 'entry',
-    plugins: [typescriptFast, constToLet(), resolve({ browser: true }), terser(entry === 'iife' ? IIFE_TERSER : { ecma: 2020, compress: { passes: 2 } })],
+    plugins: [typescriptFast, mangleProps(), constToLet(), resolve({ browser: true }), terser(entry === 'iife' ? IIFE_TERSER : { ecma: 2020, compress: { passes: 2 } })],
     onwarn: () => {},
   });
   const { output } = await bundle.generate({ format: entry === 'iife' ? 'iife' : 'es', strict: entry !== 'iife', sourcemap: true });

@@ -53,14 +53,14 @@ async function deliverQueue(tag: string): Promise<void> {
   const namespace = tag.slice(SYNC_TAG.length);
   const queue = createEventQueue(namespace, config.storageTimeout ?? 3_000, warn, noop);
   // No customer of its own: events without one stay queued (the flush then rejects with a ValidationError).
-  const [, , flush, , stop] = createDelivery({ ...config, namespace }, config.url, queue, () => undefined, warn, noop, createDropCounts(namespace, queue));
+  const delivery = createDelivery({ ...config, namespace }, config.url, queue, () => undefined, warn, noop, createDropCounts(namespace, queue));
   try {
-    await flush();
+    await delivery._flush();
   } catch (error) {
     // Only events waiting for a customer are left: no retry of this sync could send them.
     if ((error as Error).name !== 'ValidationError') throw error;
   } finally {
-    stop();
+    delivery._stop();
   }
 }
 

@@ -20,7 +20,7 @@ import { createTracker } from './tracker/create-tracker';
 import { autoObserve, observe, type Recorder } from './tracker/observe';
 import { followPageViews, type PageViewFollow, startPageView } from './tracker/page-view';
 import type { EngageError } from './errors';
-import { ATTACH, type Tapped } from './tracker/tap';
+import type { Tapped, TapReport } from './tracker/tap';
 import type { ConsentState, Tracker } from './tracker/types';
 
 type Method = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe' | 'startPageView' | 'consent' | 'optOut' | 'optIn' | 'reset' | 'destroy';
@@ -61,9 +61,9 @@ if (typeof document === 'object') {
       if (asked === 'off') session.removeItem(flag);
       else if (asked !== null) session.setItem(flag, '1');
       if (session[flag]) {
-        const buffer = (...report: unknown[]) => buffer.q.push(report);
-        buffer.q = [] as unknown[][];
-        (tracker as Tapped).tap!(ATTACH, buffer);
+        // Read by lifecycle.ts in the inspector's bundle, which takes over from it.
+        const buffer = Object.assign((report: TapReport) => buffer._buffered.push(report), { _buffered: [] as TapReport[] });
+        (tracker as Tapped)._tap!._attach(buffer);
         document.head.append(Object.assign(document.createElement('script'), { src: new URL('engage.inspect.js', script!.src) }));
       }
     } catch {

@@ -135,34 +135,31 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
     }
 
     const answer = model.lastAnswer;
-    const facts: Array<[string, string]> = [
-      ['endpoint', state?.endpoint ?? '?'],
-      ['last answer', answer ? `${answer.status || 'no answer'} · ${answer.message} · ${new Date(answer.at).toLocaleTimeString('en-GB')}` : 'none yet'],
-      ['queue', `${model.queueLength()} event(s) waiting`],
-      ['drops', describeDrops(model.drops)],
-      ['clock', describeDeviceClock(model.deviceClockMs)],
-      [
-        'visitor',
+    // The panel's lines, by name (in this order): each one's `data-fact` is its name.
+    const facts: Record<string, string> = {
+      endpoint: state?.endpoint ?? '?',
+      'last answer': answer ? `${answer.status || 'no answer'} · ${answer.message} · ${new Date(answer.at).toLocaleTimeString('en-GB')}` : 'none yet',
+      queue: `${model.queueLength()} event(s) waiting`,
+      drops: describeDrops(model.drops),
+      clock: describeDeviceClock(model.deviceClockMs),
+      visitor:
         model.crawler === undefined
           ? 'not known yet: no delivery answered'
           : model.crawler
             ? 'a crawler to the proxy (by its user agent): its events are answered, not counted'
             : 'a person: its events are counted',
-      ],
-      ['customer', describeCustomer(state?.customerId || undefined, model.queueLength())],
-      [
-        'consent',
+      customer: describeCustomer(state?.customerId || undefined, model.queueLength()),
+      consent:
         state?.consent === 'pending'
           ? 'waiting for consent: events are held in memory, nothing is stored or sent'
           : state?.optedOut
             ? 'opted out: nothing is recorded'
             : 'given',
-      ],
-    ];
+    };
     const nextSummary = JSON.stringify(facts);
     if (nextSummary !== summaryText) {
       summaryText = nextSummary;
-      summary.replaceChildren(...facts.flatMap(([name, value]) => [h('dt', {}, name), h('dd', { 'data-fact': name }, value)]));
+      summary.replaceChildren(...Object.entries(facts).flatMap(([name, value]) => [h('dt', {}, name), h('dd', { 'data-fact': name }, value)]));
     }
     const list = [...model.events.values()].reverse();
     const nextRows = JSON.stringify(list);

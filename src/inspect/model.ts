@@ -44,9 +44,6 @@ export interface Answer {
   at: number;
 }
 
-/** The loss report's name (the proxy's `reason` label) for each reason a lifecycle `dropped` gives. */
-const DROP_NAMES = { expired: 'expired', overflow: 'queue_full', rejected: 'refused' } as const;
-
 /** Events kept in the panel's list (the queue's length counts them all). */
 const ROWS = 50;
 const FINAL: EventState[] = ['delivered', 'dropped'];
@@ -58,7 +55,7 @@ export function createModel() {
   let deviceClockMs: number | undefined;
   let crawler: boolean | undefined;
   let optedOut = false;
-  // This page's drops by the loss report's reasons, as far as the lifecycle shows them.
+  // This page's drops by the loss report's reasons (the lifecycle's `lost`: every reason, events with no UUID too).
   const drops: Record<string, number> = {};
   const dropped = (reason: string, count: number) => (drops[reason] = (drops[reason] ?? 0) + count);
 
@@ -95,7 +92,7 @@ export function createModel() {
     get lastAnswer() {
       return lastAnswer;
     },
-    /** This page's dropped events by reason (expired, queue_full, refused; invalid for a placement refused). */
+    /** This page's dropped events by the loss report's reasons: expired, refused, queue_full, consent_overflow, invalid, destroyed. */
     drops,
     /** How far the device's clock is ahead of the proxy's, as the proxy last measured it. */
     get deviceClockMs() {
@@ -130,8 +127,9 @@ export function createModel() {
           lastAnswer = { status: event.status, message, at: Date.now() };
           return set(event.uuids, 'refused', event.status ? `HTTP ${event.status}: ${message}` : message);
         }
+        case 'lost':
+          return void dropped(event.reason, event.count);
         case 'dropped':
-          dropped(DROP_NAMES[event.reason], event.uuids.length);
           if (event.error) lastAnswer = { status: 'status' in event.error ? (event.error.status as number) : 0, message: errorMessage(event.error), at: Date.now() };
           return set(event.uuids, 'dropped', event.reason + (event.error ? ` (${errorMessage(event.error)})` : ''));
         case 'placement': {
@@ -147,8 +145,6 @@ export function createModel() {
         }
         case 'counted': {
           const found = placement(event.element, event.context);
-          // A placement whose impression the tracker refused at record time: `invalid` in the loss report.
-          if (event.uuid === undefined) dropped('invalid', 1);
           Object.assign(found, { countedAt: event.at, uuid: event.uuid, since: undefined, observed: true });
           return;
         }
@@ -224,12 +220,12 @@ function errorMessage(error: { message: string; body?: unknown }): string {
 }
 
 // Largest first; a unit is used from two of it (90 s, not 2 min).
-const CLOCK_UNITS: Array<[ms: number, one: string, many: string]> = [
-  [31_536_000_000, ' year', ' years'],
-  [86_400_000, ' day', ' days'],
-  [3_600_000, ' h', ' h'],
-  [60_000, ' min', ' min'],
-  [1_000, ' s', ' s'],
+const CLOCK_UNITS: Array<{ _ms: number; _one: string; _many: string }> = [
+  { _ms: 31_536_000_000, _one: ' year', _many: ' years' },
+  { _ms: 86_400_000, _one: ' day', _many: ' days' },
+  { _ms: 3_600_000, _one: ' h', _many: ' h' },
+  { _ms: 60_000, _one: ' min', _many: ' min' },
+  { _ms: 1_000, _one: ' s', _many: ' s' },
 ];
 
 /**
@@ -249,7 +245,7 @@ export function describeDeviceClock(ms: number | undefined): string {
   // Within what a request's flight explains.
   if (size < 2_000) return 'right (within 2 s of the proxy)';
   // Seconds always fit from here.
-  const [unit, one, many] = CLOCK_UNITS.find(([unit]) => size >= 2 * unit)!;
+  const { _ms: unit, _one: one, _many: many } = CLOCK_UNITS.find(({ _ms }) => size >= 2 * _ms)!;
   const count = Math.round(size / unit);
   return `device clock ${count}${count === 1 ? one : many} ${ms > 0 ? 'fast' : 'slow'} — corrected by the proxy`;
 }

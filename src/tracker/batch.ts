@@ -3,10 +3,13 @@ import type { StoredEvent } from './types';
 /** Upstream limit: one request carries at most 100 elements (users). */
 const MAX_ELEMENTS = 100;
 
+/** One request's worth of events. */
 export interface Batch {
-  events: StoredEvent[];
-  body: string;
-  bytes: number;
+  _events: StoredEvent[];
+  /** The upstream-shaped JSON body. */
+  _body: string;
+  /** Its length in UTF-8 bytes. */
+  _bytes: number;
 }
 
 /**
@@ -23,7 +26,7 @@ export function takeBatch(
   customerOf: (event: StoredEvent) => string | undefined,
   nowSeconds: number,
   maxBytes: number,
-): { batch: Batch | undefined; rest: StoredEvent[] } {
+): { _batch: Batch | undefined; _rest: StoredEvent[] } {
   const taken: StoredEvent[] = [];
   const rest: StoredEvent[] = [];
   // Each element's opening (which names its customer and offset, so it is also its key) → its actions.
@@ -58,7 +61,7 @@ export function takeBatch(
   // An array in a template is its items joined by commas: the JSON list, written short (bytes).
   // eslint-disable-next-line @typescript-eslint/restrict-template-expressions
   const body = `{"elements":[${[...elements].map(([head, actions]) => `${head}${actions}]}`)}]}`;
-  return { batch: taken.length ? { events: taken, body, bytes: utf8Length(body) } : undefined, rest };
+  return { _batch: taken.length ? { _events: taken, _body: body, _bytes: utf8Length(body) } : undefined, _rest: rest };
 }
 
 /** UTF-8 byte length of `text`. */

@@ -4,7 +4,7 @@ import { createDelivery, type Delivery } from './delivery';
 import { CONSENT_OVERFLOW, createDropCounts, DESTROYED, INVALID } from './drop-counts';
 import { createEventQueue, DATABASE, type EventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
-import { RECORDED, STORED, type Tap, type Tapped } from './tap';
+import { RECORDED, STORED, type Tap, type Tapped, type TapListener } from './tap';
 import type { ConsentState, ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
 const noop = () => {};
@@ -44,8 +44,11 @@ export function createTracker(options: TrackerOptions): Tracker {
   let channel: BroadcastChannel | undefined;
   let destroyed = false;
   // Whoever listens to this tracker's reports (lifecycle.ts); unset unless something subscribed.
-  let listener: Tap | undefined;
-  const tap: Tap = (stage, a, b, c, d) => (stage ? listener?.(stage, a, b, c, d) : [url, customerId, state, (listener = (a as Tap | undefined) ?? listener)]);
+  let listener: TapListener | undefined;
+  const tap: Tap = {
+    _report: (report) => listener?.(report),
+    _attach: (next) => ({ _url: url, _customerId: customerId, _consent: state, _listener: (listener = next ?? listener) }),
+  };
 
   function report(error: EngageError): void {
     try {
@@ -85,26 +88,26 @@ export function createTracker(options: TrackerOptions): Tracker {
   // listeners (keepalive, beacon) must not exist while consent is pending or denied.
   let delivery: Delivery | undefined;
   // The loss report: kept from the first grant, never while pending or after a denial.
-  const drops = createDropCounts(namespace);
-  const newQueue = () => createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap(STORED, events));
+  const drops = createDropCounts(namespace, undefined, tap._report);
+  const newQueue = () => createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap._report({ _stage: STORED, _events: events }));
 
   function consent(next: ConsentState): void {
     if (next !== GRANTED && next !== PENDING && next !== DENIED) return void refuse(new ValidationError('consent', "must be 'granted', 'pending' or 'denied'"));
     if (gpc && next !== DENIED) return;
     state = next;
     // The loss report's counts are kept in the queue from a grant on (never before).
-    drops[4](next, next === GRANTED && !destroyed ? (queue ??= newQueue()) : undefined);
+    drops._consent(next, next === GRANTED && !destroyed ? (queue ??= newQueue()) : undefined);
     if (next === DENIED) {
       held = [];
       overflow = 0;
       if (!gpc) storage((s) => s.setItem(consentKey, '1'));
-      delivery?.[3]();
+      delivery?._forget();
       // The durable queue goes too, whether or not this page ever used it. Only a database that
       // exists is opened: opening creates one, and a denial writes nothing about the visitor.
       try {
         const exists: Promise<boolean> =
           queue || !('databases' in indexedDB) ? Promise.resolve(true) : indexedDB.databases().then((all) => all.some((db) => db.name === DATABASE));
-        exists.then((found) => (found ? (queue ?? newQueue()).clear() : undefined)).catch(noop);
+        exists.then((found) => (found ? (queue ?? newQueue())._clear() : undefined)).catch(noop);
       } catch {
         // No IndexedDB (SSR): nothing to clear.
       }
@@ -121,41 +124,41 @@ export function createTracker(options: TrackerOptions): Tracker {
           queue,
           (event) => owners.get(event.uuid) ?? customerId,
           report,
-          tap,
+          tap._report,
           drops,
           () => state === GRANTED && wake?.(),
         );
       }
       for (const event of held) {
-        queue.push(event);
-        delivery[0](event);
+        queue._push(event);
+        delivery._add(event);
       }
       held = [];
       if (overflow) report(new DroppedEventsError(overflow, 'consent-pending'));
-      drops[0](CONSENT_OVERFLOW, overflow);
+      drops._add(CONSENT_OVERFLOW, overflow);
       overflow = 0;
     }
   }
 
   function record(action: string, context: ExperienceContext, attributes?: ExtraAttributes | null): string | undefined {
     if (state === DENIED) return undefined;
-    if (destroyed) return void drops[0](DESTROYED, 1);
+    if (destroyed) return void drops._add(DESTROYED, 1);
     let event: StoredEvent;
     try {
       event = buildEvent(action, context, attributes, customerId, Date.now());
     } catch (error) {
-      drops[0](INVALID, 1);
+      drops._add(INVALID, 1);
       return refuse(error as ValidationError);
     }
-    listener?.(RECORDED, event);
+    listener?.({ _stage: RECORDED, _event: event });
     if (!customerId && owners.size < MAX_OWNED) owners.set(event.uuid, customerId);
     if (state === PENDING) {
       // The first ones are kept: what the visitor saw while the banner was open (the hero) matters most.
       if (held.length < MAX_HELD) held.push(event);
       else overflow++;
     } else {
-      queue!.push(event);
-      delivery![0](event);
+      queue!._push(event);
+      delivery!._add(event);
     }
     return event.uuid;
   }
@@ -170,7 +173,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     customerId = undefined;
   }
 
-  // `tap` is on the object for lifecycle.ts (and for observe, which reports through the recorder
+  // `_tap` is on the object for lifecycle.ts (and for observe, which reports through the recorder
   // it is given), and off the Tracker type on purpose: subscribe with onLifecycle.
   const tracker: Tracker & Tapped = {
     shown: (context, attributes) => record(SHOWN, context, attributes),
@@ -180,23 +183,23 @@ export function createTracker(options: TrackerOptions): Tracker {
       if (id == null) return;
       if (typeof id !== 'string' || !id) return void refuse(new ValidationError('customerId', 'must be a non-empty string'));
       customerId = id;
-      delivery?.[1](0);
+      delivery?._schedule(0);
     },
     reset() {
       forget();
       channel?.postMessage(owners);
     },
     // Nothing is delivered but under a grant: while pending, what is held waits for it.
-    flush: () => (!destroyed && state === GRANTED ? delivery![2]() : Promise.resolve()),
+    flush: () => (!destroyed && state === GRANTED ? delivery!._flush() : Promise.resolve()),
     consent,
     optOut: () => consent(DENIED),
     optIn: () => consent(GRANTED),
     destroy() {
       destroyed = true;
-      delivery?.[4]();
+      delivery?._stop();
       channel = void channel?.close();
     },
-    tap,
+    _tap: tap,
   };
 
   try {

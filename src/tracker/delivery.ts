@@ -4,7 +4,7 @@ import type { EventQueue } from './event-queue';
 import { type DropCounts, EXPIRED, QUEUE_FULL, REFUSED } from './drop-counts';
 import { stealFlushLock, withFlushLock } from './flush-lock';
 import { classify, HOLD, OK, parseRetryAfter, retryDelay, SPLIT } from './retry-policy';
-import { ANSWERED, DROPPED, QUEUED, SENDING, type Tap } from './tap';
+import { ANSWERED, DROPPED, QUEUED, SENDING, type TapListener } from './tap';
 import type { StoredEvent, TrackerOptions } from './types';
 
 // Browsers cap the bodies of keepalive requests in flight at 64 KiB per page (Fetch spec); a
@@ -14,23 +14,27 @@ const KEEPALIVE_BUDGET = 60_000;
 const KEPT_FOR_HIDE = 500;
 const noop = () => {};
 
-/** How queued events reach the proxy: when a run starts, what it sends, what a closing page sends. */
-/**
- * What the tracker drives delivery with. A tuple, not an object: method names survive every
- * minifier, and this one costs 20 B gzip less in a tracker-only bundle.
- */
-export type Delivery = [
+/** What the tracker drives delivery with: how queued events reach the proxy. */
+export interface Delivery {
   /** A newly recorded event: kept for a closing page, and a run scheduled for it. */
-  add: (event: StoredEvent) => void,
+  _add(event: StoredEvent): void;
   /** A run in `delay` ms at the latest. */
-  schedule: (delay: number) => void,
+  _schedule(delay: number): void;
   /** A run now, after the current one; resolves once everything queued at the call is delivered. */
-  flush: () => Promise<void>,
+  _flush(): Promise<void>;
   /** Nothing of this tab's is kept for a closing page (the queue was cleared). */
-  forget: () => void,
+  _forget(): void;
   /** No more runs, timers or listeners. */
-  stop: () => void,
-];
+  _stop(): void;
+}
+
+/**
+ * A request's URL. Every request states when it left (`sent_at`), by the clock that dated its
+ * events, so the proxy can date them by its own (a device clock minutes fast would otherwise have
+ * every event refused as future-dated); read at each send, retries and beacons too. The loss
+ * report (drop-counts.ts) rides along: in the query, since a beacon has no headers.
+ */
+const sentUrl = (url: string, query: string) => `${url}?sent_at=${Date.now()}${query}`;
 
 /**
  * Delivery of the shared queue through the proxy, at least once: a run under the cross-tab lock
@@ -39,10 +43,11 @@ export type Delivery = [
  *
  * @param url the proxy's events URL
  * @param customer the customer of an event recorded without one, read at each batch (undefined: it waits)
+ * @param report where errors go (the tracker's `onError`)
  * @param tap where each step is reported (tap.ts)
+ * @param drops the loss report (drop-counts.ts): what a run drops is counted, and its requests carry the counts
  * @param wake asks for delivery without this page (background-sync.ts): called when a failure
  *   streak begins, and when the page hides while delivery fails or the browser is offline
- * @param drops the loss report (drop-counts.ts): what a run drops is counted, and its requests carry the counts
  */
 export function createDelivery(
   options: TrackerOptions,
@@ -50,7 +55,7 @@ export function createDelivery(
   queue: EventQueue,
   customer: (event: StoredEvent) => string | undefined,
   report: (error: EngageError) => void,
-  tap: Tap,
+  tap: TapListener,
   drops: DropCounts,
   wake?: () => void,
 ): Delivery {
@@ -80,11 +85,6 @@ export function createDelivery(
   let asking = false;
   let toldWaiting = false;
 
-  // Every request states when it left, by the clock that dated its events, so the proxy can date
-  // them by its own (a device clock minutes fast would otherwise have every event refused as
-  // future-dated). Read at each send, retries and beacons too; a query, since a beacon has no headers.
-  // The loss report rides along, in the query too (drop-counts.ts).
-  const sentUrl = (report = drops[2]()) => `${url}?sent_at=${Date.now()}${report}`;
   const take = (events: StoredEvent[], maxBytes = maxRequestBytes) => takeBatch(events, customer, nowSeconds(), maxBytes);
   const unsent = (events: StoredEvent[]) => events.filter((event) => !inFlight.has(event.uuid));
   /** Removes events from the queue, and from what a closing page would send. */
@@ -93,7 +93,7 @@ export function createDelivery(
       const gone = new Set(events.map((event) => event.uuid));
       for (const event of mine) if (gone.has(event.uuid)) mine.delete(event);
     }
-    return queue.remove(events);
+    return queue._remove(events);
   }
 
   function schedule(delay: number): void {
@@ -153,44 +153,46 @@ export function createDelivery(
 
   /** Resolves with the number of events still waiting for a customer. */
   async function deliverAll(): Promise<number> {
-    // Drop (and report) what is too old, then the oldest beyond `maxQueueSize`; oldest first.
-    const events = await queue.read();
-    tap(QUEUED, events);
+    const events = await queue._read();
+    tap({ _stage: QUEUED, _events: events });
+    // Drop (and report) what is too old, then the oldest beyond `maxQueueSize`: from the front, oldest first.
     const oldest = Date.now() - maxEventAge;
     const expired = events.filter((event) => event.recordedAt < oldest).length;
     const dropped = Math.max(expired, events.length - maxQueueSize);
     if (dropped) {
       const gone = events.slice(0, dropped);
       await done(gone);
-      tap(DROPPED, gone, expired);
+      tap({ _stage: DROPPED, _events: gone, _expired: expired });
       if (expired) report(new DroppedEventsError(expired, 'expired'));
       if (dropped > expired) report(new DroppedEventsError(dropped - expired, 'overflow'));
-      drops[0](EXPIRED, expired);
-      drops[0](QUEUE_FULL, dropped - expired);
+      drops._add(EXPIRED, expired);
+      drops._add(QUEUE_FULL, dropped - expired);
     }
-    await drops[1]();
+    await drops._claim();
     let rest = unsent(events.slice(dropped));
-    for (let taken; (taken = take(rest)).batch;) {
-      rest = taken.rest;
-      await deliver(taken.batch);
+    for (let taken; (taken = take(rest))._batch;) {
+      rest = taken._rest;
+      await deliver(taken._batch);
     }
     blockedUntil = 0;
     return rest.length;
   }
 
   /** Sends one batch. A refused batch is halved until the refused event stands alone. Throws when it must wait. */
-  async function deliver({ events, body, bytes }: Batch): Promise<void> {
+  async function deliver({ _events: events, _body: body, _bytes: bytes }: Batch): Promise<void> {
     const keepalive = keepaliveBytes + bytes <= KEEPALIVE_BUDGET;
     if (keepalive) keepaliveBytes += bytes;
     events.forEach((event) => inFlight.add(event.uuid));
-    tap(SENDING, events);
+    tap({ _stage: SENDING, _events: events });
+    // What came back: `status` stays 0 when no answer came, or when what answered was not the
+    // proxy; `error` says why the events were not delivered.
     let status = 0;
     let error: EngageError | undefined;
     let retryAfterMs: number | undefined;
     let response: Response | undefined;
-    const carried = drops[2]();
+    const carried = drops._query();
     try {
-      response = await (options.fetch ?? fetch)(sentUrl(carried), {
+      response = await (options.fetch ?? fetch)(sentUrl(url, carried), {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...options.headers },
         body,
@@ -215,27 +217,26 @@ export function createDelivery(
       }
     } catch (cause) {
       error = new NetworkError(undefined, { cause });
-    } finally {
-      if (keepalive) keepaliveBytes -= bytes;
-      events.forEach((event) => inFlight.delete(event.uuid));
     }
-    tap(ANSWERED, events, status, error, response);
+    if (keepalive) keepaliveBytes -= bytes;
+    events.forEach((event) => inFlight.delete(event.uuid));
+    tap({ _stage: ANSWERED, _events: events, _status: status, _error: error, _response: response });
     const verdict = classify(status);
     if (verdict === OK) {
       // Progress ends a failure streak: under intermittent failures, backoff must not keep growing.
       failures = 0;
-      drops[3](carried);
+      drops._sent(carried);
       return done(events);
     }
     if (verdict === SPLIT) {
       if (events.length < 2) {
         await done(events);
-        drops[0](REFUSED, 1);
+        drops._add(REFUSED, 1);
         return report(new DroppedEventsError(1, 'rejected', { cause: error }));
       }
       const half = Math.ceil(events.length / 2);
-      await deliver(take(events.slice(0, half), Infinity).batch!);
-      return deliver(take(events.slice(half), Infinity).batch!);
+      await deliver(take(events.slice(0, half), Infinity)._batch!);
+      return deliver(take(events.slice(half), Infinity)._batch!);
     }
     failures++;
     blockedUntil = Date.now() + retryDelay(verdict, failures, retryAfterMs);
@@ -262,9 +263,9 @@ export function createDelivery(
     // While the upstream fails, the events wait durably: a request the page cannot follow up would
     // be retried by the proxy alongside the next page's (WebKit, reload while failing: 187 of 200 twice).
     let rest = failures ? [] : unsent([...mine]);
-    for (let taken; (taken = take(rest)).batch && keepaliveBytes + taken.batch.bytes <= KEEPALIVE_BUDGET;) {
-      rest = taken.rest;
-      deliver(taken.batch).catch(noop);
+    for (let taken; (taken = take(rest))._batch && keepaliveBytes + taken._batch._bytes <= KEEPALIVE_BUDGET;) {
+      rest = taken._rest;
+      deliver(taken._batch).catch(noop);
     }
     run(false).catch(noop);
   }
@@ -279,10 +280,10 @@ export function createDelivery(
     // Only tested for presence here; called on navigator below.
     // eslint-disable-next-line @typescript-eslint/unbound-method
     const beacon = !options.fetch && !options.headers && typeof navigator !== 'undefined' && navigator.sendBeacon;
-    for (let rest = [...mine], taken; beacon && !failures && (taken = take(rest)).batch; rest = taken.rest) {
-      if (!navigator.sendBeacon(sentUrl(), taken.batch.body)) break;
+    for (let rest = [...mine], taken; beacon && !failures && (taken = take(rest))._batch; rest = taken._rest) {
+      if (!navigator.sendBeacon(sentUrl(url, drops._query()), taken._batch._body)) break;
       // Sent: not again by this page's own last delivery run (Chromium: each event twice).
-      taken.batch.events.forEach((event) => mine.delete(event) && inFlight.add(event.uuid));
+      taken._batch._events.forEach((event) => mine.delete(event) && inFlight.add(event.uuid));
     }
     onHide();
   }
@@ -308,26 +309,26 @@ export function createDelivery(
   // Deliver what earlier pages left behind.
   schedule(Math.min(flushInterval, 1_000));
 
-  return [
-    (event) => {
+  return {
+    _add(event) {
       mine.add(event);
       if (mine.size > KEPT_FOR_HIDE) mine.delete(mine.values().next().value!);
       // Scheduling reads the clock: only when it can change something (hot path).
       if (++recordedSinceRun === batchSize) schedule(0);
       else if (timer === undefined) schedule(flushInterval);
     },
-    schedule,
-    () => {
+    _schedule: schedule,
+    _flush() {
       blockedUntil = 0;
       return run(true);
     },
-    () => mine.clear(),
-    () => {
+    _forget: () => mine.clear(),
+    _stop() {
       stopped = true;
       clearTimeout(timer);
       listening.abort();
     },
-  ];
+  };
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -20,19 +20,21 @@ import type { StoredEvent } from './types';
  */
 export interface EventQueue {
   /** Queues an event now (in memory) and writes it durably: one transaction per task, however many events. */
-  push(event: StoredEvent): void;
+  _push(event: StoredEvent): void;
   /** Every queued event of the namespace, oldest first. Waits for pending writes. */
-  read(): Promise<StoredEvent[]>;
+  _read(): Promise<StoredEvent[]>;
   /** Removes these events, by UUID (only the caller that read them, under the flush lock, does this). */
-  remove(events: StoredEvent[]): Promise<void>;
+  _remove(events: StoredEvent[]): Promise<void>;
   /** Removes every event of the namespace, and its loss report's counts. */
-  clear(): Promise<void>;
+  _clear(): Promise<void>;
+  /** The record `key` (a string: no range of the queue's array keys reaches it), in a readonly transaction; undefined when absent or when IndexedDB failed. */
+  _get<T>(key: string): Promise<T | undefined>;
   /**
-   * Replaces the record `key` (a string: no range of the queue's array keys reaches it) with
-   * `next(record)` in one readwrite transaction, so tabs and the service worker never interleave;
-   * resolves false when IndexedDB failed (drop-counts.ts keeps its record in memory then).
+   * Replaces the record `key` with `next(record)` in one readwrite transaction, so tabs and the
+   * service worker never interleave; resolves false when IndexedDB failed (drop-counts.ts keeps
+   * its record in memory then).
    */
-  change<T>(key: string, next: (value: T | undefined) => T): Promise<boolean>;
+  _change<T>(key: string, next: (value: T | undefined) => T): Promise<boolean>;
 }
 
 const SEGMENT_SIZE = 250;
@@ -101,15 +103,16 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
 
   function write(): void {
     // Events delivered from memory before their write ran are not written at all.
-    const segments: Array<[Key, StoredEvent[]]> = [];
+    // Each segment's key → its events.
+    const segments = new Map<Key, StoredEvent[]>();
     const events = pending.filter((event) => memory.has(event));
     pending = [];
     for (let i = 0; i < events.length; i += SEGMENT_SIZE) {
       const segment = events.slice(i, i + SEGMENT_SIZE);
-      segments.push([[namespace, segment[0]!.recordedAt, segment[0]!.uuid], segment]);
+      segments.set([namespace, segment[0]!.recordedAt, segment[0]!.uuid], segment);
     }
     writing = writing.then(async () => {
-      if (!segments.length) return;
+      if (!segments.size) return;
       // One put per request callback, not all at once: each put clones its segment on the main
       // thread, so 10,000 events cloned in the recording task would add ~20 ms to it.
       const written = await tx('readwrite', async (s) => {
@@ -150,19 +153,21 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
   }
 
   return {
-    change: async (key, next) =>
+    _get: (key) => tx('readonly', (s) => promisify(s.get(key))),
+
+    _change: async (key, next) =>
       !!(await tx('readwrite', async (s) => {
         s.put(next((await promisify(s.get(key))) as Parameters<typeof next>[0]), key);
         return done(s);
       })),
 
-    push(event) {
+    _push(event) {
       memory.add(event);
       if (!pending.length) queueMicrotask(write);
       pending.push(event);
     },
 
-    async read() {
+    async _read() {
       await writing;
       const all = new Map<string, StoredEvent>();
       segmentOf.clear();
@@ -185,9 +190,9 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
       return [...all.values()].sort((a, b) => a.recordedAt - b.recordedAt);
     },
 
-    remove,
+    _remove: remove,
 
-    async clear() {
+    async _clear() {
       memory.clear();
       pending = [];
       await writing;

@@ -1,11 +1,27 @@
 // What happens to a tracker's events and placements, as events an inspector (or a dashboard, or a
-// test) subscribes to. The tracker reports through its tap (tap.ts: numbers and positional
-// arguments, a few bytes in every tracker bundle); the names and shapes are made here, and only
-// what imports this module pays for them. Works across bundles: the script tag's tracker and an
+// test) subscribes to. The tracker reports through its tap (tap.ts: a numbered stage and `_`
+// members, which the build mangles: a few bytes in every tracker bundle); the public names and
+// shapes are made here, and only what imports this module pays for them. Works across bundles: the script tag's tracker and an
 // inspector loaded beside it share no module, only the tracker object.
 import type { EngageError } from '../errors';
 import { classify, SPLIT } from './retry-policy';
-import { ANSWERED, ATTACH, CLICKED, COUNTED, DROPPED, QUEUED, RECORDED, SENDING, STORED, type Tap, type Tapped, type TapState, UNOBSERVED, VIEW } from './tap';
+import {
+  ANSWERED,
+  CLICKED,
+  COUNTED,
+  DROPPED,
+  LOST,
+  QUEUED,
+  RECORDED,
+  SENDING,
+  STORED,
+  type Tap,
+  type Tapped,
+  type TapListener,
+  type TapReport,
+  UNOBSERVED,
+  VIEW,
+} from './tap';
 import type { AttributeValue, ConsentState, ExperienceContext, StoredEvent, Tracker } from './types';
 
 /** An event as the queue holds it. */
@@ -58,7 +74,18 @@ export type LifecycleEvent =
   /** A click inside the placement was recorded as `uuid`; undefined when refused. */
   | { type: 'clicked'; element: Element; context: ExperienceContext; uuid: string | undefined; at: number }
   /** The placement is no longer observed (removed from the page, or its observation stopped). */
-  | { type: 'unobserved'; element: Element; context: ExperienceContext };
+  | { type: 'unobserved'; element: Element; context: ExperienceContext }
+  /**
+   * `count` events were counted for the loss report under `reason` (the proxy's label of
+   * `engage_proxy_client_dropped_events_total`): every drop, including those with no UUID to name
+   * (`invalid` input, a call after `destroy()`) and those held while consent was pending that did
+   * not fit (`consent_overflow`). Comes beside `dropped` for events that had left the queue.
+   */
+  | { type: 'lost'; reason: LossReason; count: number };
+
+/** The loss report's reasons, in the tracker's order (drop-counts.ts) and by the proxy's names (client-report.ts). */
+const LOSS_REASONS = ['expired', 'refused', 'queue_full', 'consent_overflow', 'invalid', 'destroyed'] as const;
+export type LossReason = (typeof LOSS_REASONS)[number];
 
 export type LifecycleListener = (event: LifecycleEvent) => void;
 
@@ -74,9 +101,10 @@ export interface TrackerState {
   consent: ConsentState;
 }
 
-type Raw = [stage: number, a?: unknown, b?: unknown, c?: unknown, d?: unknown];
 /** The listener this module attaches: it fans out to every subscriber, of this bundle or another. */
-type Hub = Tap & { subscribers: Set<(raw: Raw) => void>; history: Raw[] };
+type Hub = TapListener & { _subscribers: Set<TapListener>; _history: TapReport[] };
+/** What the script tag attaches while the inspector loads (iife.ts): the reports it buffered. */
+type Buffer = TapListener & { _buffered?: TapReport[] };
 // Reports kept for a subscriber that comes later (an inspector loaded after the page started).
 const HISTORY = 500;
 
@@ -99,84 +127,86 @@ function deviceClock(response: Response | undefined): { deviceClockMs?: number }
   return Number.isFinite(value) ? { deviceClockMs: value } : {};
 }
 
-/** The public event for one raw report, or undefined for a stage this version does not know. */
-function translate([stage, a, b, c, d]: Raw): LifecycleEvent | undefined {
-  const events = a as StoredEvent[];
-  const element = a as Element;
-  const context = b as ExperienceContext;
-  switch (stage) {
+/** The public event for one report, or undefined for a stage this version does not know. */
+function translate(report: TapReport): LifecycleEvent | undefined {
+  switch (report._stage) {
     case RECORDED:
-      return { type: 'recorded', record: record(a as StoredEvent) };
+      return { type: 'recorded', record: record(report._event) };
     case STORED:
-      return { type: 'stored', uuids: uuids(events) };
+      return { type: 'stored', uuids: uuids(report._events) };
     case QUEUED:
-      return { type: 'queued', records: events.map(record) };
+      return { type: 'queued', records: report._events.map(record) };
     case SENDING:
-      return { type: 'sending', uuids: uuids(events) };
+      return { type: 'sending', uuids: uuids(report._events) };
     case ANSWERED: {
-      const status = b as number;
-      const error = c as EngageError | undefined;
-      const clock = deviceClock(d as Response | undefined);
-      if (!error)
-        return { type: 'delivered', uuids: uuids(events), status, ...clock, crawler: (d as Response | undefined)?.headers.get('x-engage-crawler') === 'dropped' };
+      const { _events: events, _status: status, _error: error, _response: response } = report;
+      const clock = deviceClock(response);
+      if (!error) return { type: 'delivered', uuids: uuids(events), status, ...clock, crawler: response?.headers.get('x-engage-crawler') === 'dropped' };
       // The tracker drops an event refused on its own (a 400/413/422 for a batch of one).
       if (classify(status) === SPLIT && events.length < 2) return { type: 'dropped', uuids: uuids(events), reason: 'rejected', error };
       return { type: 'refused', uuids: uuids(events), status, error, ...clock };
     }
     case DROPPED:
       // Expired events are the oldest, so they come first.
-      return { type: 'dropped', uuids: uuids(events), reason: (b as number) ? 'expired' : 'overflow' };
-    case VIEW:
+      return { type: 'dropped', uuids: uuids(report._events), reason: report._expired ? 'expired' : 'overflow' };
+    case LOST: {
+      // A count of 0 (a run that dropped for one reason only counts the other as 0) is no news.
+      const reason = LOSS_REASONS[report._reason];
+      return reason && report._count ? { type: 'lost', reason, count: report._count } : undefined;
+    }
+    case VIEW: {
+      const element = report._element;
       return {
         type: 'placement',
         element,
-        context,
-        inView: c as boolean,
+        context: report._context,
+        inView: report._inView,
         tabHidden: element.ownerDocument.visibilityState === 'hidden',
-        counted: d as boolean,
+        counted: report._counted,
         at: Date.now(),
       };
+    }
     case COUNTED:
     case CLICKED:
-      return { type: stage === COUNTED ? 'counted' : 'clicked', element, context, uuid: c as string | undefined, at: Date.now() };
+      return { type: report._stage === COUNTED ? 'counted' : 'clicked', element: report._element, context: report._context, uuid: report._uuid, at: Date.now() };
     case UNOBSERVED:
-      return { type: 'unobserved', element, context };
+      return { type: 'unobserved', element: report._element, context: report._context };
   }
   return undefined;
 }
 
-/** Each raw report as public events: a drop of expired and overflowing events at once is two. */
-function publish(raw: Raw, listener: LifecycleListener): void {
-  if (raw[0] === DROPPED && (raw[2] as number) && (raw[1] as StoredEvent[]).length > (raw[2] as number)) {
-    const events = raw[1] as StoredEvent[];
-    const expired = raw[2] as number;
-    publish([DROPPED, events.slice(0, expired), expired], listener);
-    publish([DROPPED, events.slice(expired), 0], listener);
+/** Each report as public events: a drop of expired and overflowing events at once is two. */
+function publish(report: TapReport, listener: LifecycleListener): void {
+  if (report._stage === DROPPED && report._expired && report._events.length > report._expired) {
+    const { _events: events, _expired: expired } = report;
+    publish({ _stage: DROPPED, _events: events.slice(0, expired), _expired: expired }, listener);
+    publish({ _stage: DROPPED, _events: events.slice(expired), _expired: 0 }, listener);
     return;
   }
-  const event = translate(raw);
+  const event = translate(report);
   if (event) listener(event);
 }
 
-/** The tracker behind `target`: itself, or the script tag's default tracker behind `Engage`. */
+/** The tap of the tracker behind `target`: itself, or the script tag's default tracker behind `Engage`. */
 const tapOf = (target: unknown): Tap | undefined => {
-  const tap = (target as Tapped | null)?.tap;
-  return typeof tap === 'function' ? tap : undefined;
+  const tap = (target as Tapped | null)?._tap;
+  return typeof tap?._attach === 'function' ? tap : undefined;
 };
 
 /** Attaches this module's hub to the tracker, or joins the one already there (another bundle's). */
 function hubOf(tap: Tap): Hub {
-  const current = (tap(ATTACH) as TapState)[3] as (Partial<Hub> & { q?: Raw[] }) | undefined;
-  if (current?.subscribers) return current as Hub;
-  const hub = ((...raw: Raw) => {
-    hub.history.push(raw);
-    if (hub.history.length > HISTORY) hub.history.shift();
-    hub.subscribers.forEach((subscriber) => subscriber(raw));
-  }) as Hub;
-  hub.subscribers = new Set();
-  // What the script tag buffered while the inspector loaded (its `q`), or what an earlier listener saw.
-  hub.history = current?.q?.slice(-HISTORY) ?? [];
-  tap(ATTACH, hub);
+  const current: (Partial<Hub> & Buffer) | undefined = tap._attach()._listener;
+  if (current?._subscribers) return current as Hub;
+  const hub: Hub = Object.assign(
+    (report: TapReport) => {
+      hub._history.push(report);
+      if (hub._history.length > HISTORY) hub._history.shift();
+      hub._subscribers.forEach((subscriber) => subscriber(report));
+    },
+    // What the script tag buffered while the inspector loaded, or what an earlier listener saw.
+    { _subscribers: new Set<TapListener>(), _history: current?._buffered?.slice(-HISTORY) ?? [] },
+  );
+  tap._attach(hub);
   return hub;
 }
 
@@ -198,16 +228,16 @@ export function onLifecycle(tracker: Tracker, listener: LifecycleListener): () =
   const tap = tapOf(tracker);
   if (!tap) return () => {};
   const hub = hubOf(tap);
-  const subscriber = (raw: Raw) => {
+  const subscriber = (report: TapReport) => {
     try {
-      publish(raw, listener);
+      publish(report, listener);
     } catch {
       // A subscriber's failure is its own: the tracker and the other subscribers go on.
     }
   };
-  hub.history.forEach(subscriber);
-  hub.subscribers.add(subscriber);
-  return () => void hub.subscribers.delete(subscriber);
+  hub._history.forEach(subscriber);
+  hub._subscribers.add(subscriber);
+  return () => void hub._subscribers.delete(subscriber);
 }
 
 /**
@@ -220,6 +250,6 @@ export function onLifecycle(tracker: Tracker, listener: LifecycleListener): () =
 export function trackerState(tracker: Tracker): TrackerState | undefined {
   const tap = tapOf(tracker);
   if (!tap) return undefined;
-  const [endpoint, customerId, consent] = tap(ATTACH) as TapState;
+  const { _url: endpoint, _customerId: customerId, _consent: consent } = tap._attach();
   return { endpoint, customerId, optedOut: consent === 'denied', consent };
 }

@@ -4,7 +4,7 @@
 // tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
 import { pageViewOf } from './page-view';
-import { CLICKED, COUNTED, type Tapped, UNOBSERVED, VIEW } from './tap';
+import { CLICKED, COUNTED, type PlacementFacts, type Tapped, UNOBSERVED, VIEW } from './tap';
 import type { ExperienceContext, ExtraAttributes } from './types';
 
 /** What `observe` records into: the tracker satisfies it. */
@@ -104,7 +104,7 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
   let inView = false;
   let io: IntersectionObserver | undefined;
   // What this placement does, for an inspector (tap.ts): through the tracker, when it is one.
-  const tell = (stage: number, a?: unknown, b?: unknown) => (tracker as Tapped).tap?.(stage, element, ctx, a, b);
+  const tell = (facts: PlacementFacts) => (tracker as Tapped)._tap?._report({ ...facts, _element: element, _context: ctx });
 
   const onClick = (event: Event) => {
     // A click is every way a person opens a link: `click` (primary button, modified or not,
@@ -113,13 +113,13 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
     // The nearest control with a b_id, if it is inside the element: an outer placement's b_id is not this one's.
     const control = (event.target as Element | null)?.closest?.(`[${B_ID}]`);
     const bId = control && element.contains(control) ? control.getAttribute(B_ID) : null;
-    call(() => tell(CLICKED, tracker.clicked(ctx, bId ? { b_id: bId } : undefined)));
+    call(() => tell({ _stage: CLICKED, _uuid: tracker.clicked(ctx, bId ? { b_id: bId } : undefined) }));
   };
 
   const arm = () => {
     clearTimeout(timer);
     timer = undefined;
-    tell(VIEW, inView, seen.has(key));
+    tell({ _stage: VIEW, _inView: inView, _counted: seen.has(key) });
     if (inView && doc.visibilityState !== 'hidden' && !seen.has(key)) {
       const end = performance.now() + 1000;
       const fire = () => {
@@ -128,7 +128,7 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
         if (seen.has(key)) return;
         seen.add(key);
         stopViewing();
-        call(() => tell(COUNTED, tracker.shown(ctx)));
+        call(() => tell({ _stage: COUNTED, _uuid: tracker.shown(ctx) }));
       };
       timer = setTimeout(fire, 1000);
     }
@@ -177,7 +177,7 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
     view.restart.delete(startViewing);
     element.removeEventListener('click', onClick);
     element.removeEventListener('auxclick', onClick);
-    tell(UNOBSERVED);
+    tell({ _stage: UNOBSERVED });
   };
 }
 

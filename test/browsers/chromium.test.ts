@@ -6,6 +6,7 @@ import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
 import { describeDropReport } from './drop-report';
 import { describeSignOut } from './sign-out';
+import { describeOldQueue } from './old-queue';
 import { describeEngine } from './scenarios';
 import { prefixConsole } from './engine';
 
@@ -19,4 +20,5 @@ describeConsent('chromium');
 describeBackgroundSync('chromium');
 describeDropReport('chromium');
 describeSignOut('chromium');
+describeOldQueue('chromium');
 describeCounts('chromium');

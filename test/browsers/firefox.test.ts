@@ -6,6 +6,7 @@ import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
 import { describeDropReport } from './drop-report';
 import { describeSignOut } from './sign-out';
+import { describeOldQueue } from './old-queue';
 import { describeEngine } from './scenarios';
 import { prefixConsole } from './engine';
 
@@ -19,4 +20,5 @@ describeConsent('firefox');
 describeBackgroundSync('firefox');
 describeDropReport('firefox');
 describeSignOut('firefox');
+describeOldQueue('firefox');
 describeCounts('firefox');

@@ -132,6 +132,23 @@ export function describeInspect(name: EngineName): void {
         expect(out!.facts.consent).toMatch(/opted out/);
         await page.evaluate(() => (window as unknown as { Engage: { optIn(): void } }).Engage.optIn());
 
+        // Direct calls the tracker refuses count too, under the loss report's reasons (issue 47 §4):
+        // an invalid context, and a call after destroy().
+        await page.evaluate(() => {
+          const engage = (window as unknown as { Engage: { shown(context: object): unknown; destroy(): void } }).Engage;
+          const context = { cid: 'c-direct', experience: 'Direct', svc_locale_id: '0', svc_variation_id: '1', audience_name: 'All', audience_id: 'a' };
+          engage.shown({ ...context, cid: '' });
+          engage.destroy();
+          engage.shown(context);
+        });
+        const lost = await until(
+          () => readInspector(page),
+          (i) => /destroyed 1/.test(i?.facts.drops ?? ''),
+          10_000,
+          'the drops line',
+        );
+        expect(lost!.facts.drops).toMatch(/^invalid 1 · destroyed 1 — counted for the proxy’s loss report$/);
+
         const seen = await spy(page);
         expect(seen.violations).toEqual([]);
         expect(seen.errors).toEqual([]);

@@ -112,14 +112,22 @@ describe('the device clock, in words', () => {
 });
 
 describe('this page’s drops by reason (issue 41)', () => {
-  it('counts dropped lifecycle events under the loss report’s reasons, and a refused placement as invalid', () => {
+  it('counts every reason the tracker reports as lost, and nothing twice for the events that left the queue', () => {
     const model = createModel();
     expect(describeDrops(model.drops)).toBe('none on this page');
+    // A drop of queued events comes as `dropped` (the rows) and `lost` (the count): counted once.
     model.take({ type: 'dropped', uuids: ['a', 'b'], reason: 'expired' });
+    model.take({ type: 'lost', reason: 'expired', count: 2 });
     model.take({ type: 'dropped', uuids: ['c', 'd', 'e'], reason: 'overflow' });
+    model.take({ type: 'lost', reason: 'queue_full', count: 3 });
     model.take({ type: 'dropped', uuids: ['f'], reason: 'rejected', error: new HttpError(400, {}) });
+    model.take({ type: 'lost', reason: 'refused', count: 1 });
+    // Direct calls, with no UUID to name: a refused impression is a `counted` without one, and its `lost`.
     model.take({ type: 'counted', element, context, uuid: undefined, at: 1 });
-    expect(model.drops).toEqual({ expired: 2, queue_full: 3, refused: 1, invalid: 1 });
-    expect(describeDrops(model.drops)).toBe('expired 2 · queue_full 3 · refused 1 · invalid 1 — counted for the proxy’s loss report');
+    model.take({ type: 'lost', reason: 'invalid', count: 1 });
+    model.take({ type: 'lost', reason: 'consent_overflow', count: 4 });
+    model.take({ type: 'lost', reason: 'destroyed', count: 1 });
+    expect(model.drops).toEqual({ expired: 2, queue_full: 3, refused: 1, invalid: 1, consent_overflow: 4, destroyed: 1 });
+    expect(describeDrops(model.drops)).toBe('expired 2 · queue_full 3 · refused 1 · invalid 1 · consent_overflow 4 · destroyed 1 — counted for the proxy’s loss report');
   });
 });

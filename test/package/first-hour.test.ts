@@ -14,6 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../demo/chromium.mjs';
+import { readMangleFile } from '../../scripts/mangle-props.mjs';
 import { installPacked, ROOT } from '../support/packed';
 import { freePort } from '../support/free-port';
 
@@ -290,10 +291,18 @@ describe("a new user's first hour, from the packed package", () => {
       (told) => told.length >= 1,
     );
     // Two more events, each followed by a delivery run that finds them waiting: still one line.
-    type Page = {
-      Engage: { shown(c: object): string; identify(id: string): void; tracker: { tap(stage: number): [unknown, unknown, unknown, { history: unknown[][] }] } };
-    };
-    const runs = () => page.evaluate(() => (window as unknown as Page).Engage.tracker.tap(0)[3].history.filter((raw) => raw[0] === 3).length);
+    type Page = { Engage: { shown(c: object): string; identify(id: string): void; tracker: Record<string, Record<string, (...args: unknown[]) => unknown>> } };
+    // Delivery runs, as the inspector's hub on the tracker's tap saw them (QUEUED reports: tap.ts),
+    // read under the names the build gave the internal members (mangle.json).
+    const names = readMangleFile().props;
+    const runs = () =>
+      page.evaluate(
+        ([tap, attach, listener, history, stage]) => {
+          const state = (window as unknown as Page).Engage.tracker[tap!]![attach!]!() as Record<string, Record<string, Array<Record<string, number>>>>;
+          return state[listener!]![history!]!.filter((report) => report[stage!] === 3).length;
+        },
+        [names.$_tap, names.$_attach, names.$_listener, names.$_history, names.$_stage],
+      );
     const before = await runs();
     await page.evaluate(() => {
       const engage = (window as unknown as Page).Engage;

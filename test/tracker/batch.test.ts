@@ -18,8 +18,8 @@ describe('takeBatch', () => {
   it('groups events into elements by customer and offset, in upstream shape', () => {
     n = 0;
     const events = [event(), event({ offset: 3_600 }), event(), event({ customerId: undefined }), event({ customerId: 'u-2' })];
-    const { batch, rest } = takeBatch(events, () => undefined, 1_800_000_000, 60_000);
-    const body = JSON.parse(batch!.body);
+    const { _batch: batch, _rest: rest } = takeBatch(events, () => undefined, 1_800_000_000, 60_000);
+    const body = JSON.parse(batch!._body);
     expect(
       body.elements.map((e: { customer_id: string; user_timezone_offset: number; actions: unknown[] }) => [e.customer_id, e.user_timezone_offset, e.actions.length]),
     ).toEqual([
@@ -36,18 +36,18 @@ describe('takeBatch', () => {
     });
     // The anonymous event waits for a customer.
     expect(rest).toEqual([events[3]]);
-    expect(batch!.bytes).toBe(new TextEncoder().encode(batch!.body).length);
+    expect(batch!._bytes).toBe(new TextEncoder().encode(batch!._body).length);
   });
 
   it('gives anonymous events the current customer', () => {
-    const { batch, rest } = takeBatch([event({ customerId: undefined })], () => 'late', 1_800_000_000, 60_000);
-    expect(JSON.parse(batch!.body).elements[0].customer_id).toBe('late');
+    const { _batch: batch, _rest: rest } = takeBatch([event({ customerId: undefined })], () => 'late', 1_800_000_000, 60_000);
+    expect(JSON.parse(batch!._body).elements[0].customer_id).toBe('late');
     expect(rest).toEqual([]);
   });
 
   it('clamps event_time to the moment of sending (a clock moved back)', () => {
-    const { batch } = takeBatch([event({ time: 2_000_000_000 })], () => undefined, 1_900_000_000, 60_000);
-    expect(JSON.parse(batch!.body).elements[0].actions[0].event_time).toBe(1_900_000_000);
+    const { _batch: batch } = takeBatch([event({ time: 2_000_000_000 })], () => undefined, 1_900_000_000, 60_000);
+    expect(JSON.parse(batch!._body).elements[0].actions[0].event_time).toBe(1_900_000_000);
   });
 
   it('keeps every body within maxBytes and 100 elements, and loses nothing', () => {
@@ -56,10 +56,10 @@ describe('takeBatch', () => {
     const seen: string[] = [];
     for (;;) {
       const taken = takeBatch(rest, () => undefined, 1_800_000_000, 20_000);
-      if (!taken.batch) break;
-      rest = taken.rest;
-      expect(taken.batch.bytes).toBeLessThanOrEqual(20_000);
-      const body = JSON.parse(taken.batch.body);
+      if (!taken._batch) break;
+      rest = taken._rest;
+      expect(taken._batch._bytes).toBeLessThanOrEqual(20_000);
+      const body = JSON.parse(taken._batch._body);
       expect(body.elements.length).toBeLessThanOrEqual(100);
       for (const element of body.elements) for (const action of element.actions) seen.push(action.svc_event_uuid);
     }
@@ -68,8 +68,8 @@ describe('takeBatch', () => {
 
   it('sends one oversized event alone rather than never', () => {
     const big = event({ attributes: { ...event().attributes, blob: 'x'.repeat(500) } });
-    const { batch, rest } = takeBatch([big, event()], () => undefined, 1_800_000_000, 100);
-    expect(batch!.events).toEqual([big]);
+    const { _batch: batch, _rest: rest } = takeBatch([big, event()], () => undefined, 1_800_000_000, 100);
+    expect(batch!._events).toEqual([big]);
     expect(rest.length).toBe(1);
   });
 });

@@ -7,6 +7,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTracker } from '../../src/tracker/create-tracker';
+import { onLifecycle } from '../../src/tracker/lifecycle';
 import type { Tracker, TrackerOptions } from '../../src/tracker/types';
 import { context } from './fixtures';
 
@@ -191,6 +192,34 @@ describe('the loss report', () => {
     second.shown(context);
     await second.flush();
     expect(counted(sent)).toEqual({ destroyed: 1 });
+  });
+
+  it('a delivery run with nothing to report opens no readwrite transaction for it (issue 47 §4)', async () => {
+    const tracker = make();
+    const stored = new Promise((resolve) => onLifecycle(tracker, (event) => event.type === 'stored' && resolve(event)));
+    tracker.shown(context);
+    // Written to IndexedDB before the run, so that only the run's own transactions are seen.
+    await stored;
+    // Every transaction the run opens, by mode (the spy calls through to fake-indexeddb).
+    const modesOf = async (run: () => Promise<void>) => {
+      const spy = vi.spyOn(IDBDatabase.prototype, 'transaction');
+      await run();
+      const modes = spy.mock.calls.map(([, mode]) => mode ?? 'readonly');
+      spy.mockRestore();
+      return modes;
+    };
+    let modes = await modesOf(() => tracker.flush());
+    expect(sent).toHaveLength(1);
+    expect(report(sent[0]!)).toBeUndefined();
+    // The run reads the queue and the (absent) report, then removes the delivered event: one readwrite, the removal's.
+    expect(modes.filter((mode) => mode === 'readwrite')).toHaveLength(1);
+    expect(modes.filter((mode) => mode === 'readonly').length).toBeGreaterThanOrEqual(2);
+    // With a drop to report, the claim writes: the report's id is stored before the request.
+    tracker.shown({ ...context, cid: '' });
+    tracker.shown(context);
+    modes = await modesOf(() => tracker.flush());
+    expect(counted(sent)).toEqual({ invalid: 1 });
+    expect(modes.filter((mode) => mode === 'readwrite').length).toBeGreaterThanOrEqual(2);
   });
 
   it('a beacon carries the report too', async () => {

@@ -5,6 +5,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTracker } from '../../src/tracker/create-tracker';
+import { createModel } from '../../src/inspect/model';
 import { type LifecycleEvent, onLifecycle, trackerState } from '../../src/tracker/lifecycle';
 import { observe } from '../../src/tracker/observe';
 import type { Tracker } from '../../src/tracker/types';
@@ -103,6 +104,27 @@ describe('onLifecycle: events', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     await old.flush();
     expect(late.seen.find((event) => event.type === 'dropped')).toMatchObject({ uuids: [stale], reason: 'expired' });
+  });
+
+  it('says lost for every reason counted for the loss report, direct calls with no UUID too, and the panel counts each once', async () => {
+    const tracker = make({ consent: 'pending', maxQueueSize: 2 });
+    const { seen } = listen(tracker);
+    const model = createModel();
+    onLifecycle(tracker, (event) => model.take(event));
+    for (let i = 0; i < 1_002; i++) tracker.shown(context);
+    expect(tracker.shown({ ...context, cid: '' })).toBeUndefined();
+    tracker.consent('granted');
+    await tracker.flush();
+    tracker.destroy();
+    expect(tracker.clicked(context)).toBeUndefined();
+    const lost = seen.filter((event) => event.type === 'lost');
+    expect(lost).toEqual([
+      { type: 'lost', reason: 'invalid', count: 1 },
+      { type: 'lost', reason: 'consent_overflow', count: 2 },
+      { type: 'lost', reason: 'queue_full', count: 998 },
+      { type: 'lost', reason: 'destroyed', count: 1 },
+    ]);
+    expect(model.drops).toEqual({ invalid: 1, consent_overflow: 2, queue_full: 998, destroyed: 1 });
   });
 
   it('lists what earlier pages left in the queue when a run reads it', async () => {
