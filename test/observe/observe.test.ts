@@ -76,7 +76,7 @@ describe('observe: impressions', () => {
     expect(shown()).toHaveLength(0);
   });
 
-  it('counts once per page view, then stops watching visibility', () => {
+  it('counts once per page view, then stops watching it: no observer target, no timer', () => {
     const { rec, shown } = recorder();
     const el = placement();
     observe(rec, el, context());
@@ -86,7 +86,8 @@ describe('observe: impressions', () => {
     view(el, 1);
     vi.advanceTimersByTime(5_000);
     expect(shown()).toHaveLength(1);
-    expect(FakeIO.all[0]!.disconnected).toBe(true);
+    expect(FakeIO.all[0]!.targets).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('a second node with the same context (a re-render) is not a second impression; another context is', () => {
