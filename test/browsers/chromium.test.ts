@@ -6,6 +6,7 @@ import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
 import { describeDropReport } from './drop-report';
 import { describeEngine } from './scenarios';
+import { describeSeen } from './seen';
 import { prefixConsole } from './engine';
 
 prefixConsole('chromium');
@@ -18,3 +19,4 @@ describeConsent('chromium');
 describeBackgroundSync('chromium');
 describeDropReport('chromium');
 describeCounts('chromium');
+describeSeen('chromium');

@@ -6,6 +6,7 @@ import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
 import { describeDropReport } from './drop-report';
 import { describeEngine } from './scenarios';
+import { describeSeen } from './seen';
 import { prefixConsole } from './engine';
 
 prefixConsole('firefox');
@@ -18,3 +19,4 @@ describeConsent('firefox');
 describeBackgroundSync('firefox');
 describeDropReport('firefox');
 describeCounts('firefox');
+describeSeen('firefox');

@@ -6,6 +6,7 @@ import { describeBackgroundSync } from './background-sync';
 import { describeInspect } from './inspect';
 import { describeDropReport } from './drop-report';
 import { describeEngine } from './scenarios';
+import { describeSeen } from './seen';
 import { prefixConsole } from './engine';
 
 prefixConsole('webkit');
@@ -18,3 +19,4 @@ describeConsent('webkit');
 describeBackgroundSync('webkit');
 describeDropReport('webkit');
 describeCounts('webkit');
+describeSeen('webkit');
