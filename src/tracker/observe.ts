@@ -15,9 +15,9 @@ export interface Recorder {
 
 /**
  * Options of `observe` and `autoObserve`. The rule itself is fixed (≥50% of the element, or of the
- * screen for an element taller than it, for 1 continuous second with the tab visible, once per
- * page view: see `followPageViews`); so are the attributes, `data-engage-context` and
- * `data-engage-b-id`.
+ * screen for an element taller than it, painted and uncovered, for 1 continuous second with the
+ * tab visible, once per page view: see `observe` and `followPageViews`); so are the attributes,
+ * `data-engage-context` and `data-engage-b-id`.
  */
 export interface ObserveOptions {
   /**

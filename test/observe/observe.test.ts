@@ -363,3 +363,101 @@ describe('autoObserve', () => {
     expect(impressionKey(context(7))).toBe('cid-7|Experience 7|7|aud-7');
   });
 });
+
+describe('observe: what a person could see (issue 46)', () => {
+  const seenAfter = (el: Element, shown: () => unknown[], change: () => void) => {
+    view(el, 1);
+    vi.advanceTimersByTime(3_000);
+    expect(shown()).toHaveLength(0);
+    change();
+    vi.advanceTimersByTime(900);
+    expect(shown()).toHaveLength(0);
+    vi.advanceTimersByTime(200);
+    expect(shown()).toHaveLength(1);
+  };
+
+  it('every placement shares one IntersectionObserver, and one timer only while some are in view', () => {
+    const { rec, shown } = recorder();
+    const els = Array.from({ length: 100 }, (_, i) => {
+      const el = placement();
+      observe(rec, el, context(i));
+      return el;
+    });
+    expect(FakeIO.all).toHaveLength(1);
+    expect(FakeIO.all[0]!.targets).toHaveLength(100);
+    expect(vi.getTimerCount()).toBe(0);
+    els.slice(0, 10).forEach((el) => view(el, 1));
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(1_000);
+    expect(shown()).toHaveLength(10);
+    // Counted placements are no longer observed; nothing in view, no timer.
+    expect(FakeIO.all[0]!.targets).toHaveLength(90);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('0×0 (an intersecting zero-area box has ratio 1): nothing until it has an area, then a second', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    const box = { left: 0, top: 0, right: 0, bottom: 0, width: 0, height: 0, x: 0, y: 0 };
+    el.getBoundingClientRect = () => box as DOMRect;
+    observe(rec, el, context());
+    seenAfter(el, shown, () => Object.assign(box, { right: 300, bottom: 200, width: 300, height: 200 }));
+  });
+
+  it('opacity 0 on it or an ancestor, visibility hidden: nothing until painted, then a second', () => {
+    for (const [style, on] of [
+      ['opacity', 'self'],
+      ['opacity', 'parent'],
+      ['visibility', 'self'],
+    ] as const) {
+      const { rec, shown } = recorder();
+      const el = placement();
+      const target = on === 'self' ? el : document.body;
+      target.style.setProperty(style, style === 'opacity' ? '0' : 'hidden');
+      observe(rec, el, context());
+      seenAfter(el, shown, () => target.style.removeProperty(style));
+      el.remove();
+    }
+  });
+
+  it('covered: counts only with at least half of it uncovered (4 of 9 points covered, not 5), for a full second uncovered', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    const cover = placement();
+    let covered = 9;
+    let points = 0;
+    document.elementFromPoint = () => (points++ % 9 < covered ? cover : el);
+    observe(rec, el, context());
+    view(el, 1);
+    vi.advanceTimersByTime(2_000);
+    covered = 5;
+    vi.advanceTimersByTime(2_000);
+    expect(shown()).toHaveLength(0);
+    covered = 4;
+    vi.advanceTimersByTime(500);
+    // Covered again halfway through the second: it starts over.
+    covered = 9;
+    vi.advanceTimersByTime(300);
+    covered = 0;
+    vi.advanceTimersByTime(900);
+    expect(shown()).toHaveLength(0);
+    vi.advanceTimersByTime(200);
+    expect(shown()).toHaveLength(1);
+    delete (document as { elementFromPoint?: unknown }).elementFromPoint;
+  });
+
+  it('a prerendered page counts nothing until prerenderingchange, then after a second', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    Object.defineProperty(document, 'prerendering', { value: true, configurable: true });
+    try {
+      observe(rec, el, context());
+      seenAfter(el, shown, () => {
+        Object.defineProperty(document, 'prerendering', { value: false, configurable: true });
+        document.dispatchEvent(new Event('prerenderingchange'));
+      });
+    } finally {
+      delete (document as { prerendering?: boolean }).prerendering;
+    }
+  });
+});
