@@ -95,7 +95,8 @@ interface Watch {
 interface Shared {
   _IO: typeof IntersectionObserver;
   _io: IntersectionObserver;
-  _watches: Map<Element, Set<Watch>>;
+  /** Each observed element's watches: one, but for an element observed twice (two trackers). */
+  _watches: Map<Element, Watch[]>;
   /** In view and not yet counted: looked at every TICK. */
   _ticking: Set<Watch>;
   _timer?: ReturnType<typeof setInterval>;
@@ -107,7 +108,7 @@ function sharedOf(doc: Document, IO: typeof IntersectionObserver): Shared {
   let s = shared.get(doc);
   // A new constructor (a polyfill installed later) makes a new observer.
   if (s?._IO !== IO) {
-    const watches = new Map<Element, Set<Watch>>();
+    const watches = new Map<Element, Watch[]>();
     const ticking = new Set<Watch>();
     shared.set(
       doc,
@@ -156,12 +157,13 @@ function rendered(element: Element): boolean {
  * A point hitting the placement, something inside it, something around it (it lets hits
  * through) or something transparent is not covered.
  */
-function sight(element: Element): unknown {
+function sight(element: Element, covers: boolean): unknown {
   const doc = element.ownerDocument;
   const win = doc.defaultView!;
   const { left, top, right, bottom, width, height } = element.getBoundingClientRect();
   if (!width || !height) return NO_AREA;
   if (!rendered(element)) return UNRENDERED;
+  if (!covers) return SEEN;
   const x = Math.max(left, 0);
   const y = Math.max(top, 0);
   const w = Math.min(right, win.innerWidth) - x;
@@ -220,9 +222,13 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
   const IO = doc.defaultView?.IntersectionObserver;
   const s = IO && sharedOf(doc, IO);
 
-  // The 50 % rule, from the latest entry; when the current second began (undefined: it has not).
+  // The 50 % rule, from the latest entry; since when it is in view, painted, with an area; when the
+  // current second began (undefined: it has not).
   let inView = false;
+  let looked: number | undefined;
   let since: number | undefined;
+  // A look since `looked` found it covered.
+  let covered = false;
   // What an inspector was last told, so it hears changes, not ticks.
   let told: unknown;
   let toldAway: unknown;
@@ -254,16 +260,30 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
       // A hidden tab or a prerendered page: nobody is looking, whatever the placement shows.
       const away = doc.visibilityState === 'hidden' || !!doc.prerendering;
       const now = performance.now();
-      const what = inView && (counted ? SEEN : sight(element));
+      // Covers are looked for from a tick after it came into view, painted, with an area: most
+      // placements a scroll passes leave before that, and cost no hit test (elementFromPoint is
+      // the expensive part, 30-60 µs a point in Chromium).
+      const covers = looked !== undefined && now - looked >= TICK;
+      const what = inView && (counted ? SEEN : sight(element, covers));
       if (what !== told || away !== toldAway) {
         toldAway = away;
         tell(VIEW, (told = what), counted);
       }
       if (counted) return stopViewing();
-      if (what !== SEEN || away) return void (since = undefined);
-      since ??= now;
+      if (what === SEEN && !away) {
+        looked ??= now;
+        // Uncovered at the first look: since it came into view, as sampling goes; after a cover, from now.
+        if (covers) since ??= covered ? now : looked;
+      } else if (typeof what == 'object' && !away) {
+        // Covered (by `what`): the second starts again at the first look that finds it uncovered.
+        since = undefined;
+        covered = true;
+      } else {
+        looked = since = undefined;
+        covered = false;
+      }
       // Looked at every TICK, so the second ends on a tick at most TICK after it is complete.
-      if (now - since >= 1000) {
+      if (since !== undefined && now - since >= 1000) {
         seen.add(key);
         stopViewing();
         call(() => tell(COUNTED, tracker.shown(ctx)));
@@ -272,14 +292,12 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
   };
 
   const stopViewing = () => {
-    since = undefined;
+    looked = since = undefined;
     if (!s) return;
     tickOn(s, watch, false);
-    const set = s._watches.get(element);
-    if (set?.delete(watch) && !set.size) {
-      s._watches.delete(element);
-      s._io.unobserve(element);
-    }
+    const list = s._watches.get(element)?.filter((w) => w != watch);
+    if (list?.length) s._watches.set(element, list);
+    else if (list && s._watches.delete(element)) s._io.unobserve(element);
   };
 
   // Also what a new page view does: the rule starts over, from what the new view shows.
@@ -288,9 +306,7 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
     inView = false;
     told = undefined;
     if (s && !seen.has(key)) {
-      const set = s._watches.get(element);
-      if (set) set.add(watch);
-      else s._watches.set(element, new Set([watch]));
+      s._watches.set(element, [...(s._watches.get(element) ?? []), watch]);
       // Observed anew either way, so that an entry for this element (and so this watch) comes now.
       s._io.unobserve(element);
       s._io.observe(element);

@@ -91,7 +91,8 @@ export function describeSeen(name: EngineName): void {
     });
 
     test("every row of issue 46's table: 0 impressions; made visible or uncovered for a second: 1 each", async () => {
-      const page = await open('seen.html');
+      // With the inspection mode on: its labels must name why each one in view does not count.
+      const page = await open('seen.html?engage-inspect');
       const controls = ['plain', 'third'];
       // The controls count about a second after load; then a second more for anything else to have counted, had it.
       const first = await until(
@@ -102,6 +103,28 @@ export function describeSeen(name: EngineName): void {
       );
       await sleep(1_000);
       expect(shownCids((await state(page)).calls).sort()).toEqual([...controls].sort());
+      const why = {
+        transparent: 'transparent (div#transparent is at opacity 0)',
+        wrapped: 'transparent (div#fade-wrap.cell is at opacity 0)',
+        hidden: 'hidden (div#hidden)',
+        empty: 'no area',
+        'two-thirds': 'covered by div#two-thirds-cover.cover',
+        blink: 'covered by div#blink-cover.cover',
+      };
+      const labels = await until(
+        () =>
+          page.evaluate(() => {
+            const labels: Record<string, string> = {};
+            document
+              .querySelector('engage-inspect')
+              ?.shadowRoot?.querySelectorAll<HTMLElement>('.outline')
+              .forEach((outline) => (labels[outline.dataset.experience ?? ''] = outline.textContent ?? ''));
+            return labels;
+          }),
+        (l) => Object.entries(why).every(([cid, text]) => l[cid]?.includes(text)),
+        15_000,
+        "the inspector's labels naming why",
+      );
       const before = Math.round(Math.max(...first.calls.map((call) => call.at)));
       await page.evaluate(() => (window as unknown as Win).reveal());
       const rows = ['transparent', 'wrapped', 'hidden', 'empty', 'skipped', 'undisplayed', 'two-thirds', 'blink'];
@@ -121,6 +144,11 @@ export function describeSeen(name: EngineName): void {
       expect(at('blink') - marks['blink uncovered']!, 'blink').toBeGreaterThanOrEqual(999);
       await until(forwarded, (cids) => cids.length >= controls.length + rows.length, 15_000, 'every impression at the emulator');
       expect((await forwarded()).sort()).toEqual([...controls, ...rows].sort());
+      figures.push(
+        `[engines] ${name} | seen | the inspector: ${Object.keys(why)
+          .map((cid) => `${cid}: "${/but (.*): not counted/.exec(labels[cid]!)?.[1]}"`)
+          .join('; ')}`,
+      );
       figures.push(
         `[engines] ${name} | seen | before reveal(): ${controls.join(', ')} only (by ${before} ms); after: ${rows
           .map((cid) => `${cid} +${Math.round(at(cid) - marks.revealed!)}`)
@@ -169,7 +197,9 @@ export function describeSeen(name: EngineName): void {
       const { calls } = await state(page);
       expect(shownCids(calls).sort()).toEqual(long);
       expect((await forwarded()).sort()).toEqual(long);
-      figures.push(`[engines] ${name} | seen | Swiper fade, 6 s: slides seen ${seen.map((ms) => Math.round(ms)).join(' / ')} ms → impressions ${[1, 2, 3, 4].map((n) => shownCids(calls).filter((cid) => cid === `slide-${n}`).length).join(' / ')}`);
+      figures.push(
+        `[engines] ${name} | seen | Swiper fade, 6 s: slides seen ${seen.map((ms) => Math.round(ms)).join(' / ')} ms → impressions ${[1, 2, 3, 4].map((n) => shownCids(calls).filter((cid) => cid === `slide-${n}`).length).join(' / ')}`,
+      );
     });
   });
 }
