@@ -158,8 +158,9 @@ function rendered(element: Element): boolean {
  * through) or something transparent is not covered.
  */
 function sight(element: Element, covers: boolean): unknown {
-  const doc = element.ownerDocument;
-  const win = doc.defaultView!;
+  const win = element.ownerDocument.defaultView!;
+  // Asked of its own root: inside a web component's shadow tree, the document would answer with the host.
+  const root = element.getRootNode() as Document;
   const { left, top, right, bottom, width, height } = element.getBoundingClientRect();
   if (!width || !height) return NO_AREA;
   if (!rendered(element)) return UNRENDERED;
@@ -172,7 +173,7 @@ function sight(element: Element, covers: boolean): unknown {
   let by: Element | undefined;
   for (let i = 1; i < 6; i += 2)
     for (let j = 1; j < 6; j += 2) {
-      const hit = doc.elementFromPoint(x + (w * i) / 6, y + (h * j) / 6);
+      const hit = root.elementFromPoint(x + (w * i) / 6, y + (h * j) / 6);
       if (!hit || element.contains(hit) || hit.contains(element) || !rendered(hit)) clear++;
       else by ??= hit;
     }
