@@ -151,11 +151,14 @@ function rendered(element: Element): boolean {
 
 /**
  * What `element` (in view by the intersection rule) shows now: SEEN, NO_AREA, UNRENDERED, or the
- * element covering it. Covered is measured on 9 points of its part on screen (a 3×3 grid,
- * `elementFromPoint`): what is not covered must still meet the rule, half of the placement or
- * half the screen, so a placement fully on screen counts with 4 of 9 points covered, not 5.
- * A point hitting the placement, something inside it, something around it (it lets hits
- * through) or something transparent is not covered.
+ * element covering it. Covered is measured with `elementFromPoint`: what is not covered must
+ * still meet the rule, half of the placement or half the screen. A point hitting the placement,
+ * something inside it, something around it (it lets hits through) or something transparent is
+ * not covered. On a placement wholly on screen (or filling it) one rectangle over half of it or
+ * more covers its centre, so an uncovered centre answers alone (one hit test, not nine: a cookie
+ * wall, a modal or a banner is one rectangle; several disjoint layers that leave the centre
+ * uncovered are not seen). Otherwise 9 points of its part on screen (a 3×3 grid) measure it: a
+ * placement wholly on screen counts with 4 of 9 points covered, not 5.
  */
 function sight(element: Element, covers: boolean): unknown {
   const win = element.ownerDocument.defaultView!;
@@ -169,16 +172,25 @@ function sight(element: Element, covers: boolean): unknown {
   const y = Math.max(top, 0);
   const w = Math.min(right, win.innerWidth) - x;
   const h = Math.min(bottom, win.innerHeight) - y;
+  // Half the placement, or half the screen.
+  const half = Math.min(width * height, win.innerWidth * win.innerHeight) / 2;
+  /** What covers the point (x + w·i/6, y + h·j/6), if anything. */
+  const at = (i: number, j: number) => {
+    const hit = root.elementFromPoint(x + (w * i) / 6, y + (h * j) / 6);
+    return !hit || element.contains(hit) || hit.contains(element) || !rendered(hit) ? undefined : hit;
+  };
+  if (w <= 0 || h <= 0) return 0;
+  if (w * h >= 2 * half && !at(3, 3)) return SEEN;
   let clear = 0;
   let by: Element | undefined;
   for (let i = 1; i < 6; i += 2)
     for (let j = 1; j < 6; j += 2) {
-      const hit = root.elementFromPoint(x + (w * i) / 6, y + (h * j) / 6);
-      if (!hit || element.contains(hit) || hit.contains(element) || !rendered(hit)) clear++;
-      else by ??= hit;
+      const hit = at(i, j);
+      if (hit) by ??= hit;
+      else clear++;
     }
   // The uncovered part on screen, against half the placement or half the screen.
-  return w > 0 && h > 0 && (!by || (w * h * clear) / 9 >= Math.min(width * height, win.innerWidth * win.innerHeight) / 2) ? SEEN : by || 0;
+  return !by || (w * h * clear) / 9 >= half ? SEEN : by;
 }
 
 /**

@@ -424,22 +424,36 @@ describe('observe: what a person could see (issue 46)', () => {
     const { rec, shown } = recorder();
     const el = placement();
     const cover = placement();
-    let covered = 9;
-    let points = 0;
-    document.elementFromPoint = () => (points++ % 9 < covered ? cover : el);
+    // The placement is 300×200 at the top left (freshPage): its grid points are x 50/150/250, y 33/100/167.
+    const shapes = {
+      all: () => true,
+      // A third (the left column): the centre is uncovered, which answers alone.
+      third: (x: number) => x < 100,
+      // The top-left 2×2 points, the centre among them: 5 of 9 uncovered, it counts.
+      four: (x: number, y: number) => x < 200 && y < 133,
+      // And one more point: 4 of 9 uncovered, it does not.
+      five: (x: number, y: number) => (x < 200 && y < 133) || (x < 100 && y >= 133),
+      twoThirds: (x: number) => x < 200,
+    };
+    let shape: (x: number, y: number) => boolean = shapes.all;
+    document.elementFromPoint = (x, y) => (shape(x, y) ? cover : el);
     observe(rec, el, context());
     view(el, 1);
-    vi.advanceTimersByTime(2_000);
-    covered = 5;
-    vi.advanceTimersByTime(2_000);
-    expect(shown()).toHaveLength(0);
-    covered = 4;
+    for (const covered of [shapes.all, shapes.five, shapes.twoThirds]) {
+      shape = covered;
+      vi.advanceTimersByTime(2_000);
+      expect(shown()).toHaveLength(0);
+    }
+    shape = shapes.four;
     vi.advanceTimersByTime(500);
     // Covered again halfway through the second: it starts over.
-    covered = 9;
+    shape = shapes.all;
     vi.advanceTimersByTime(300);
-    covered = 0;
-    vi.advanceTimersByTime(900);
+    // Then 4 points covered, then a third: both seen, so one continuous second.
+    shape = shapes.four;
+    vi.advanceTimersByTime(500);
+    shape = shapes.third;
+    vi.advanceTimersByTime(400);
     expect(shown()).toHaveLength(0);
     vi.advanceTimersByTime(200);
     expect(shown()).toHaveLength(1);
