@@ -61,7 +61,8 @@ async function run(mode, n) {
   const context = await browser.newContext({ userAgent: PERSON_USER_AGENT, viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Performance.enable', { timeMetric: 'threadTicks' });
+  // CPU time of the page's main thread (Playwright's protocol types lack the parameter).
+  await cdp.send('Performance.enable', /** @type {any} */ ({ timeMetric: 'threadTicks' }));
   const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
   // Task time, and the part of it a script can cause: its own run, and the style and layout it forces.
   const times = (m) => [m.TaskDuration, m.ScriptDuration + m.RecalcStyleDuration + m.LayoutDuration];
@@ -81,7 +82,7 @@ const modes = (process.env.MODES ?? `none,bare,this${baseline ? ',baseline' : ''
 const rows = [];
 try {
   for (const n of sizes) {
-    const results = Object.fromEntries(modes.map((mode) => [mode, []]));
+    const results = Object.fromEntries(modes.map((mode) => [mode, /** @type {Array<{ load: number, scroll: number, scrollJs: number, heap: number }>} */ ([])]));
     // Interleaved, so that a slow moment of the machine falls on every mode alike.
     for (let i = 0; i < RUNS; i++) for (const mode of modes) results[mode].push(await run(mode, n));
     for (const mode of modes) {
@@ -100,8 +101,8 @@ console.log(`Chromium ${version}, median of ${RUNS}; main-thread ms (load + 3 s 
 // observer's cost while scrolling.
 console.log("  tiles | mode     |   load | scroll (script+style+layout) |   heap | over bare: load  scroll   heap | scroll cost ÷ bare's (script+style+layout)");
 for (const row of rows) {
-  const bare = rows.find((r) => r.n === row.n && r.mode === 'bare');
-  const none = rows.find((r) => r.n === row.n && r.mode === 'none');
+  const bare = rows.find((r) => r.n === row.n && r.mode === 'bare') ?? row;
+  const none = rows.find((r) => r.n === row.n && r.mode === 'none') ?? row;
   const over =
     row.mode === 'bare' || row.mode === 'none'
       ? ''

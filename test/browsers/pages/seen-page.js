@@ -1,5 +1,6 @@
 // Watches the script-tag tracker of the viewability pages (seen.html, wall.html, prerender.html,
-// carousel.html) from outside: every automatic shown/clicked call with its time, and `mark(name)`
+// carousel.html) from outside: every automatic shown/clicked call with its time (their
+// placements' experience is their cid), and `mark(name)`
 // for the moments a test's assertions are measured from (a placement revealed, a wall accepted).
 window.calls = [];
 window.marks = {};
@@ -11,7 +12,7 @@ document.addEventListener(
     for (const method of ['shown', 'clicked']) {
       const original = window.Engage[method];
       window.Engage[method] = (context, attributes) => {
-        window.calls.push({ method, cid: context && context.cid, at: performance.now() });
+        window.calls.push({ method, experience: context && context.experience, at: performance.now() });
         return original(context, attributes);
       };
     }
