@@ -55,11 +55,14 @@
 // - impressions a person could see (issue 46: with an area, painted per checkVisibility or the
 //   computed styles up the tree, not covered per 9 elementFromPoint points, one shared
 //   IntersectionObserver and one 100 ms timer for every placement, the VIEW report saying why
-//   not): +713 B script tag (7,136 → 7,849), +752 B for a bundle importing createTracker and
-//   observe (6,317 → 7,069); a prerendered page holding everything until it is shown, in
+//   not): +751 B script tag (7,136 → 7,887), +788 B for a bundle importing createTracker and
+//   observe (6,317 → 7,105; engage-sdk/react alone +737 B, 1,616 → 2,353: <Experience> observes;
+//   beside createTracker and observe it is 252 B); a prerendered page holding everything until it is shown, in
 //   createTracker: +60 B tracker-only (5,398 → 5,458), inside both figures above. The inspector's
 //   "why" line: +368 B in dist/engage.inspect.js (5,842 → 6,210), loaded only with ?engage-inspect.
-const BUDGET = { iife: 7_849, trackerOnly: 5_458, react: 276, serviceWorker: 4_208 };
+//   The `_` members of observe.ts (_watches, _ticking, _entry, _tick…) are left for the mangling
+//   pass (issue 48) to shorten.
+const BUDGET = { iife: 7_887, trackerOnly: 5_458, react: 276, serviceWorker: 4_208 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
