@@ -21,7 +21,8 @@ export type EngageMethod = 'shown' | 'clicked' | 'identify' | 'flush' | 'observe
 export interface EngageGlobal extends Tracker {
   createTracker: typeof createTracker;
   /**
-   * Counts an impression when half of `element` is in view for a second, and a click inside it;
+   * Counts an impression when half of `element` is on screen, painted and uncovered, for a second
+   * (the rule of `observe`), and a click inside it;
    * `context` defaults to the element's `data-engage-context`. Returns a function that stops.
    */
   observe(element: Element, context?: ExperienceContext | null): () => void;

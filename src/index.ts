@@ -10,7 +10,7 @@ export type { PageViewFollow } from './tracker/page-view';
 // What happens to a tracker's events and placements, for inspectors and dashboards (tap.ts, the
 // wire the tracker reports on, stays private: its numbers are not a contract).
 export { onLifecycle, trackerState } from './tracker/lifecycle';
-export type { LifecycleEvent, LifecycleListener, LifecycleRecord, LossReason, TrackerState } from './tracker/lifecycle';
+export type { LifecycleEvent, LifecycleListener, LifecycleRecord, LossReason, NotSeen, TrackerState } from './tracker/lifecycle';
 export type { AttributeValue, ConsentState, ExperienceContext, ExtraAttributes, Tracker, TrackerOptions } from './tracker/types';
 export {
   EngageError,

@@ -69,7 +69,20 @@
 //   276 → 278 (its code unchanged; what it shares with the tracker compresses differently).
 // - both together (the merge of issue 47's sign-out and issue 48's names): 7,294 script tag, 5,550
 //   tracker-only, 325 react beside them, 4,203 engage-sw.js.
-const BUDGET = { iife: 7_294, trackerOnly: 5_550, react: 325, serviceWorker: 4_203 };
+// - impressions a person could see (issue 46: with an area, painted per checkVisibility or the
+//   computed styles up the tree, not covered per 9 elementFromPoint points, one shared
+//   IntersectionObserver and one 100 ms timer for every placement, the VIEW report saying why
+//   not): +751 B script tag (7,136 → 7,887), +788 B for a bundle importing createTracker and
+//   observe (6,317 → 7,105; engage-sdk/react alone +737 B, 1,616 → 2,353: <Experience> observes;
+//   beside createTracker and observe it is 252 B); a prerendered page holding everything until it is shown, in
+//   createTracker: +60 B tracker-only (5,398 → 5,458), inside both figures above. The inspector's
+//   "why" line: +368 B in dist/engage.inspect.js (5,842 → 6,210), loaded only with ?engage-inspect.
+//   The `_` members of observe.ts (_watches, _ticking, _entry, _tick…) are left for the mangling
+//   pass (issue 48) to shorten.
+// - all three issues together (46, 47 and 48, as merged): 8,031 B script tag, 5,608 B tracker-only,
+//   7,233 B createTracker + observe, 303 B react beside them, 4,203 B engage-sw.js, 6,236 B
+//   engage.inspect.js. The viewability rule is most of it (+751 B of the +895 B on the script tag).
+const BUDGET = { iife: 8_031, trackerOnly: 5_608, react: 303, serviceWorker: 4_203 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

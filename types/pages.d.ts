@@ -18,6 +18,11 @@ declare global {
     seenAt: number;
     calls: { method: string; experience: string | undefined; at?: number; uuid?: string | null }[];
     engageReady: boolean;
+    // bench/pages/listing.html
+    scrollDown(ms: number): Promise<void>;
+    // test/browsers/pages/seen-page.js
+    marks: Record<string, number>;
+    mark(name: string): number;
     // test/browsers/pages/clock.js
     realNow(): number;
     setDeviceClock(ms: number): void;

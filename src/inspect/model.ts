@@ -3,7 +3,7 @@
 // writes here, so the wording is tested without a browser.
 import { isValidationError } from '../errors';
 import { buildEvent, SHOWN } from '../tracker/experience-event';
-import type { LifecycleEvent, TrackerState } from '../tracker/lifecycle';
+import type { LifecycleEvent, NotSeen, TrackerState } from '../tracker/lifecycle';
 import type { ExperienceContext } from '../tracker/types';
 
 export type EventState = 'recorded' | 'stored' | 'in flight' | 'delivered' | 'refused' | 'dropped';
@@ -26,6 +26,8 @@ export interface PlacementRow {
   observed: boolean;
   inView: boolean;
   tabHidden: boolean;
+  /** In view, but a person could not see it (transparent, hidden, covered, no area). */
+  notSeen?: NotSeen;
   /** Its impression already counted in this page view (by another node with the same context). */
   alreadyCounted: boolean;
   /** Epoch ms when the current spell in view began (visible tab, not counted yet). */
@@ -136,11 +138,11 @@ export function createModel() {
           const found = placement(event.element, event.context);
           // observe stops reporting a placement once it counted: a report after that is a new page view.
           if (found.countedAt !== undefined) Object.assign(found, { countedAt: undefined, uuid: undefined, lastSpell: undefined });
-          const running = event.inView && !event.tabHidden && !event.counted;
+          const running = event.inView && !event.tabHidden && !event.counted && !event.notSeen;
           if (found.since !== undefined && !running && found.countedAt === undefined) found.lastSpell = event.at - found.since;
           if (!running) found.since = undefined;
           else found.since ??= event.at;
-          Object.assign(found, { observed: true, inView: event.inView, tabHidden: event.tabHidden, alreadyCounted: event.counted });
+          Object.assign(found, { observed: true, inView: event.inView, tabHidden: event.tabHidden, alreadyCounted: event.counted, notSeen: event.notSeen });
           return;
         }
         case 'counted': {
@@ -257,6 +259,17 @@ const time = (ms: number) => new Date(ms).toLocaleTimeString('en-GB');
  *
  * @param ratio the share of the element in view now, 0 to 1 (measured by the caller)
  */
+/** An element as a person finds it in the page: `div#wall.cookie-wall`. */
+const named = (element: Element | undefined): string =>
+  element ? `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${[...element.classList].map((name) => `.${name}`).join('')}` : '?';
+
+/** Why a placement in view could not be seen, in the panel's words. */
+function seenNot({ reason, element }: NotSeen): string {
+  if (reason === 'no-area') return 'it has no area (0×0 or zero high)';
+  if (reason === 'covered') return `covered by ${named(element)}`;
+  return reason === 'transparent' ? `transparent (${named(element)} is at opacity 0)` : `hidden (${named(element)})`;
+}
+
 export function describePlacement(
   row: PlacementRow,
   ratio: number,
@@ -282,6 +295,7 @@ export function describePlacement(
     lines.push(ratio > 0 ? `${percent}: less than half in view` : 'not in view');
     if (row.lastSpell !== undefined) lines.push(`was in view for ${Math.round(row.lastSpell)} ms: less than 1 s`);
   } else if (row.tabHidden) lines.push(`${percent}, but the tab is hidden: the second waits`);
+  else if (row.notSeen) lines.push(`${percent}, but ${seenNot(row.notSeen)}: not counted`);
   else lines.push(`${percent} for ${Math.max(0, Math.round(now - (row.since ?? now)))} ms (counts at 1 s)`);
   if (row.clicks) lines.push(`clicked ×${row.clicks}`);
   if (state?.optedOut) lines.push('opted out: nothing is recorded');

@@ -91,7 +91,14 @@ export function createTracker(options: TrackerOptions): Tracker {
   const drops = createDropCounts(namespace, undefined, tap._report);
   const newQueue = () => createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap._report({ _stage: STORED, _events: events }));
 
+  // A page prerendered by speculation rules has not been seen: as under pending consent, what it
+  // records stays in memory and nothing is stored or sent until the visitor opens it; a consent
+  // choice made meanwhile (a CMP restoring it) is applied then.
+  const doc = globalThis.document as (Document & { prerendering?: boolean }) | undefined;
+  let wanted: ConsentState | undefined;
+
   function consent(next: ConsentState): void {
+    if (doc?.prerendering) return void (wanted = next);
     if (next !== GRANTED && next !== PENDING && next !== DENIED) return void refuse(new ValidationError('consent', "must be 'granted', 'pending' or 'denied'"));
     if (gpc && next !== DENIED) return;
     state = next;
@@ -208,6 +215,8 @@ export function createTracker(options: TrackerOptions): Tracker {
     // No BroadcastChannel (Safari before 15.4): a sign-out reaches this tab only.
   }
   tracker.identify(options.customerId);
-  consent(storage((s) => s.getItem(consentKey)) === '1' || gpc ? DENIED : (options.consent ?? GRANTED));
+  const start = () => consent(storage((s) => s.getItem(consentKey)) === '1' || gpc ? DENIED : (wanted ?? options.consent ?? GRANTED));
+  if (doc?.prerendering) doc.addEventListener('prerenderingchange', start, { once: true });
+  else start();
   return tracker;
 }

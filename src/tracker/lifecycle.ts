@@ -22,6 +22,7 @@ import {
   UNOBSERVED,
   VIEW,
 } from './tap';
+import { NO_AREA, UNRENDERED } from './observe';
 import type { AttributeValue, ConsentState, ExperienceContext, StoredEvent, Tracker } from './types';
 
 /** An event as the queue holds it. */
@@ -68,7 +69,7 @@ export type LifecycleEvent =
    * one taller than it), `tabHidden` stops the clock, `counted` says its impression already counted
    * in this page view. In view, visible and not counted: it counts after 1 s of this.
    */
-  | { type: 'placement'; element: Element; context: ExperienceContext; inView: boolean; tabHidden: boolean; counted: boolean; at: number }
+  | { type: 'placement'; element: Element; context: ExperienceContext; inView: boolean; tabHidden: boolean; counted: boolean; notSeen?: NotSeen; at: number }
   /** The placement's impression was recorded as `uuid`; undefined when the tracker refused it. */
   | { type: 'counted'; element: Element; context: ExperienceContext; uuid: string | undefined; at: number }
   /** A click inside the placement was recorded as `uuid`; undefined when refused. */
@@ -86,6 +87,39 @@ export type LifecycleEvent =
 /** The loss report's reasons, in the tracker's order (drop-counts.ts) and by the proxy's names (client-report.ts). */
 const LOSS_REASONS = ['expired', 'refused', 'queue_full', 'consent_overflow', 'invalid', 'destroyed'] as const;
 export type LossReason = (typeof LOSS_REASONS)[number];
+
+/**
+ * Why a placement in view does not count: `no-area` (0×0, or zero high or wide), `transparent`
+ * (`element` is at `opacity: 0`: the placement or an ancestor), `hidden` (`element` has
+ * `visibility: hidden`, `display: none` or `content-visibility: hidden`), `covered` (`element` is
+ * painted over it, and what is left uncovered is less than half of it, or of the screen).
+ */
+export interface NotSeen {
+  reason: 'no-area' | 'transparent' | 'hidden' | 'covered';
+  element?: Element;
+}
+
+/** Which element keeps `element` from being painted: the first at opacity 0 (or not displayed) up the tree, else where visibility: hidden was set. */
+function unrendered(element: Element): NotSeen {
+  const style = (node: Element) => element.ownerDocument.defaultView!.getComputedStyle(node);
+  for (let node: Element | null = element; node; node = node.parentElement) {
+    const own = style(node);
+    if (own.opacity === '0') return { reason: 'transparent', element: node };
+    if (own.display === 'none' || (node !== element && own.contentVisibility === 'hidden')) return { reason: 'hidden', element: node };
+  }
+  // visibility is inherited: the outermost of the run is where it was set.
+  let node = element;
+  while (node.parentElement && style(node.parentElement).visibility !== 'visible') node = node.parentElement;
+  return { reason: 'hidden', element: node };
+}
+
+/** `notSeen` for what observe reported on the VIEW tap (SEEN, NO_AREA, UNRENDERED or the covering element). */
+function notSeen(what: unknown, element: Element): NotSeen | undefined {
+  if (what === NO_AREA) return { reason: 'no-area' };
+  if (what === UNRENDERED) return unrendered(element);
+  if (what && typeof what === 'object') return { reason: 'covered', element: what as Element };
+  return undefined;
+}
 
 export type LifecycleListener = (event: LifecycleEvent) => void;
 
@@ -160,9 +194,11 @@ function translate(report: TapReport): LifecycleEvent | undefined {
         type: 'placement',
         element,
         context: report._context,
-        inView: report._inView,
-        tabHidden: element.ownerDocument.visibilityState === 'hidden',
+        // false: not in view; SEEN, a reason or a covering element: in view.
+        inView: !!report._sight,
+        tabHidden: element.ownerDocument.visibilityState === 'hidden' || !!(element.ownerDocument as { prerendering?: boolean }).prerendering,
         counted: report._counted,
+        notSeen: notSeen(report._sight, element),
         at: Date.now(),
       };
     }

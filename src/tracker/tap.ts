@@ -20,7 +20,10 @@ export const SENDING = 4;
 export const ANSWERED = 5;
 /** Dropped by the queue's bounds: the first `_expired` for age, the rest for room. */
 export const DROPPED = 6;
-/** A placement's view changed (`_counted`: in this page view already). */
+/**
+ * A placement's view changed: `_sight` is false out of view, else what it shows (observe.ts: SEEN,
+ * NO_AREA, UNRENDERED, or the element covering it); `_counted`: in this page view already.
+ */
 export const VIEW = 7;
 /** A placement's impression was recorded (`_uuid` undefined: the tracker refused it). */
 export const COUNTED = 8;
@@ -44,7 +47,7 @@ export type TapReport =
   | { _stage: typeof ANSWERED; _events: StoredEvent[]; _status: number; _error?: EngageError; _response?: Response }
   | { _stage: typeof DROPPED; _events: StoredEvent[]; _expired: number }
   | { _stage: typeof LOST; _reason: number; _count: number }
-  | (PlacementReport & { _stage: typeof VIEW; _inView: boolean; _counted: boolean })
+  | (PlacementReport & { _stage: typeof VIEW; _sight: false | number | Element; _counted: boolean })
   | (PlacementReport & { _stage: typeof COUNTED | typeof CLICKED; _uuid: string | undefined })
   | (PlacementReport & { _stage: typeof UNOBSERVED });
 

@@ -8,6 +8,7 @@ import { describeDropReport } from './drop-report';
 import { describeSignOut } from './sign-out';
 import { describeOldQueue } from './old-queue';
 import { describeEngine } from './scenarios';
+import { describeSeen } from './seen';
 import { prefixConsole } from './engine';
 
 prefixConsole('firefox');
@@ -22,3 +23,4 @@ describeDropReport('firefox');
 describeSignOut('firefox');
 describeOldQueue('firefox');
 describeCounts('firefox');
+describeSeen('firefox');

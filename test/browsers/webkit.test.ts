@@ -8,6 +8,7 @@ import { describeDropReport } from './drop-report';
 import { describeSignOut } from './sign-out';
 import { describeOldQueue } from './old-queue';
 import { describeEngine } from './scenarios';
+import { describeSeen } from './seen';
 import { prefixConsole } from './engine';
 
 prefixConsole('webkit');
@@ -22,3 +23,4 @@ describeDropReport('webkit');
 describeSignOut('webkit');
 describeOldQueue('webkit');
 describeCounts('webkit');
+describeSeen('webkit');

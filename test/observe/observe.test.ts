@@ -76,7 +76,7 @@ describe('observe: impressions', () => {
     expect(shown()).toHaveLength(0);
   });
 
-  it('counts once per page view, then stops watching visibility', () => {
+  it('counts once per page view, then stops watching it: no observer target, no timer', () => {
     const { rec, shown } = recorder();
     const el = placement();
     observe(rec, el, context());
@@ -86,7 +86,8 @@ describe('observe: impressions', () => {
     view(el, 1);
     vi.advanceTimersByTime(5_000);
     expect(shown()).toHaveLength(1);
-    expect(FakeIO.all[0]!.disconnected).toBe(true);
+    expect(FakeIO.all[0]!.targets).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('a second node with the same context (a re-render) is not a second impression; another context is', () => {
@@ -360,5 +361,117 @@ describe('autoObserve', () => {
 
   it('impressionKey: cid, experience, variation and audience', () => {
     expect(impressionKey(context(7))).toBe('cid-7|Experience 7|7|aud-7');
+  });
+});
+
+describe('observe: what a person could see (issue 46)', () => {
+  const seenAfter = (el: Element, shown: () => unknown[], change: () => void) => {
+    view(el, 1);
+    vi.advanceTimersByTime(3_000);
+    expect(shown()).toHaveLength(0);
+    change();
+    vi.advanceTimersByTime(900);
+    expect(shown()).toHaveLength(0);
+    vi.advanceTimersByTime(200);
+    expect(shown()).toHaveLength(1);
+  };
+
+  it('every placement shares one IntersectionObserver, and one timer only while some are in view', () => {
+    const { rec, shown } = recorder();
+    const els = Array.from({ length: 100 }, (_, i) => {
+      const el = placement();
+      observe(rec, el, context(i));
+      return el;
+    });
+    expect(FakeIO.all).toHaveLength(1);
+    expect(FakeIO.all[0]!.targets).toHaveLength(100);
+    expect(vi.getTimerCount()).toBe(0);
+    els.slice(0, 10).forEach((el) => view(el, 1));
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(1_000);
+    expect(shown()).toHaveLength(10);
+    // Counted placements are no longer observed; nothing in view, no timer.
+    expect(FakeIO.all[0]!.targets).toHaveLength(90);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('0×0 (an intersecting zero-area box has ratio 1): nothing until it has an area, then a second', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    const box = { left: 0, top: 0, right: 0, bottom: 0, width: 0, height: 0, x: 0, y: 0 };
+    el.getBoundingClientRect = () => box as DOMRect;
+    observe(rec, el, context());
+    seenAfter(el, shown, () => Object.assign(box, { right: 300, bottom: 200, width: 300, height: 200 }));
+  });
+
+  it('opacity 0 on it or an ancestor, visibility hidden: nothing until painted, then a second', () => {
+    for (const [style, on] of [
+      ['opacity', 'self'],
+      ['opacity', 'parent'],
+      ['visibility', 'self'],
+    ] as const) {
+      const { rec, shown } = recorder();
+      const el = placement();
+      const target = on === 'self' ? el : document.body;
+      target.style.setProperty(style, style === 'opacity' ? '0' : 'hidden');
+      observe(rec, el, context());
+      seenAfter(el, shown, () => target.style.removeProperty(style));
+      el.remove();
+    }
+  });
+
+  it('covered: counts only with at least half of it uncovered (4 of 9 points covered, not 5), for a full second uncovered', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    const cover = placement();
+    // The placement is 300×200 at the top left (freshPage): its grid points are x 50/150/250, y 33/100/167.
+    const shapes = {
+      all: () => true,
+      // A third (the left column): the centre is uncovered, which answers alone.
+      third: (x: number) => x < 100,
+      // The top-left 2×2 points, the centre among them: 5 of 9 uncovered, it counts.
+      four: (x: number, y: number) => x < 200 && y < 133,
+      // And one more point: 4 of 9 uncovered, it does not.
+      five: (x: number, y: number) => (x < 200 && y < 133) || (x < 100 && y >= 133),
+      twoThirds: (x: number) => x < 200,
+    };
+    let shape: (x: number, y: number) => boolean = shapes.all;
+    document.elementFromPoint = (x, y) => (shape(x, y) ? cover : el);
+    observe(rec, el, context());
+    view(el, 1);
+    for (const covered of [shapes.all, shapes.five, shapes.twoThirds]) {
+      shape = covered;
+      vi.advanceTimersByTime(2_000);
+      expect(shown()).toHaveLength(0);
+    }
+    shape = shapes.four;
+    vi.advanceTimersByTime(500);
+    // Covered again halfway through the second: it starts over.
+    shape = shapes.all;
+    vi.advanceTimersByTime(300);
+    // Then 4 points covered, then a third: both seen, so one continuous second.
+    shape = shapes.four;
+    vi.advanceTimersByTime(500);
+    shape = shapes.third;
+    vi.advanceTimersByTime(400);
+    expect(shown()).toHaveLength(0);
+    vi.advanceTimersByTime(200);
+    expect(shown()).toHaveLength(1);
+    delete (document as { elementFromPoint?: unknown }).elementFromPoint;
+  });
+
+  it('a prerendered page counts nothing until prerenderingchange, then after a second', () => {
+    const { rec, shown } = recorder();
+    const el = placement();
+    Object.defineProperty(document, 'prerendering', { value: true, configurable: true });
+    try {
+      observe(rec, el, context());
+      seenAfter(el, shown, () => {
+        Object.defineProperty(document, 'prerendering', { value: false, configurable: true });
+        document.dispatchEvent(new Event('prerenderingchange'));
+      });
+    } finally {
+      delete (document as { prerendering?: boolean }).prerendering;
+    }
   });
 });

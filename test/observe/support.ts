@@ -16,7 +16,9 @@ export class FakeIO {
   disconnect() {
     this.disconnected = true;
   }
-  unobserve() {}
+  unobserve(element: Element) {
+    this.targets = this.targets.filter((target) => target !== element);
+  }
 }
 
 /** Reports `ratio` of `element` visible to its live observer(s); size in px for the large-element rule. */
@@ -70,7 +72,11 @@ export const placement = (html = '<button data-engage-b-id="buy"><span>Buy</span
 export function freshPage(vi: { useFakeTimers(): unknown }): void {
   vi.useFakeTimers();
   FakeIO.all = [];
-  (window as unknown as { IntersectionObserver: unknown }).IntersectionObserver = FakeIO;
+  // A new class per test: observe keeps one observer per document and constructor, so each test
+  // gets its own (on a fresh clock) instead of the one an earlier test left.
+  (window as unknown as { IntersectionObserver: unknown }).IntersectionObserver = class extends FakeIO {};
   setVisibility('visible');
   document.body.innerHTML = '';
+  // happy-dom lays nothing out: every placement a 300×200 box at the top left, painted, on top.
+  Element.prototype.getBoundingClientRect = () => ({ left: 0, top: 0, right: 300, bottom: 200, width: 300, height: 200, x: 0, y: 0 }) as DOMRect;
 }

@@ -69,7 +69,7 @@ describe('mangle.json', () => {
     _count: 'r',
     _element: 't',
     _context: 'r',
-    _inView: 'o',
+    _sight: 'm',
     _counted: 'a',
     _uuid: 'o',
   };
