@@ -7,50 +7,15 @@
 // Performance.getMetrics TaskDuration), and the JS heap after a collection at the end; the
 // median of RUNS (3) runs, each in a fresh context. Numbers, not assertions.
 //
-// The baseline build: BASELINE_DIST=<a dist/ directory> uses one already built; otherwise the git
-// ref BASELINE_REF (default `main`) is exported with `git archive` into node_modules/.cache and
-// built there with this checkout's node_modules (once per commit). BASELINE_REF=none skips it.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { extname, join, normalize, sep } from 'node:path';
+// The baseline build: bench/baseline.mjs (BASELINE_REF, BASELINE_DIST).
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions, PERSON_USER_AGENT } from '../demo/chromium.mjs';
-import { repoRoot, startStack } from '../demo/stack.mjs';
+import { startStackWithBaseline } from './baseline.mjs';
 
 const sizes = (process.argv[2] ?? '10,100,1000').split(',').map(Number);
 const RUNS = Number(process.env.RUNS ?? 3);
 
-/** The dist/ directory of the baseline build, building it when needed; undefined when skipped. */
-function baselineDist() {
-  if (process.env.BASELINE_DIST) return process.env.BASELINE_DIST;
-  const ref = process.env.BASELINE_REF ?? 'main';
-  if (ref === 'none') return undefined;
-  const sha = execFileSync('git', ['rev-parse', `${ref}^{commit}`], { cwd: repoRoot, encoding: 'utf8' }).trim();
-  const dir = join(repoRoot, 'node_modules/.cache/engage-baseline', sha.slice(0, 12));
-  if (!existsSync(join(dir, 'dist/index.js'))) {
-    console.log(`building the baseline (${ref} = ${sha.slice(0, 12)}) in ${dir} …`);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C "${dir}"`], { cwd: repoRoot, stdio: 'inherit' });
-    symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
-    execFileSync(join(repoRoot, 'node_modules/.bin/rollup'), ['-c', '--silent'], { cwd: dir, stdio: 'inherit' });
-  }
-  return join(dir, 'dist');
-}
-
-const baseline = baselineDist();
-const stack = await startStack({
-  proxy: { rateLimits: { experienceEvents: {} } },
-  // The baseline build's files under /baseline/.
-  routes: async (request) => {
-    const { pathname } = new URL(request.url);
-    if (!baseline || !pathname.startsWith('/baseline/')) return undefined;
-    const path = normalize(join(baseline, pathname.slice('/baseline/'.length)));
-    if (!path.startsWith(baseline + sep) || !existsSync(path)) return new Response('Not found', { status: 404 });
-    const type = extname(path) === '.js' ? 'text/javascript; charset=utf-8' : 'application/octet-stream';
-    return new Response(readFileSync(path), { headers: { 'content-type': type, 'cache-control': 'no-store' } });
-  },
-});
+const { stack, baseline } = await startStackWithBaseline();
 const browser = await chromium.launch(chromiumLaunchOptions());
 const version = browser.version();
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
