@@ -250,13 +250,13 @@ async function limitAndForward(config: Config, send: Send, exchange: Exchange, l
   if (claims?.failed) {
     // The `retry` policy: nothing forwarded without a claim; the tracker keeps the events and
     // re-sends them once the store (a shard's new master) can claim again.
-    if (totals) await release(config.store, checks, limitedAt).catch((error) => storeFailed(log, 'store failed: budget not given back', error));
+    if (totals) await giveBack(config, checks, limitedAt, log);
     return refuseWith({ status: 503, message: 'The proxy cannot claim these events right now; retry', retryAfter: STORE_RETRY_AFTER_SECONDS });
   }
   // The workspace pays only for events this request may forward, not those accepted already.
   const refused = totals && overLimit(checks, totals, limitedAt, (check) => (check.scope === 'workspace' ? (claims?.accepted.size ?? 0) : 0));
   if (refused) {
-    await Promise.all([claims?.release(), release(config.store, checks, limitedAt).catch((error) => storeFailed(log, 'store failed: budget not given back', error))]);
+    await Promise.all([claims?.release(), giveBack(config, checks, limitedAt, log)]);
     log.limited = refused.check.scope === 'workspace' ? 'workspace' : 'client';
     const message = refused.check.scope === 'client' ? 'Too many requests from this client' : 'Workspace rate limit reached';
     return refuseWith({ status: 429, message, retryAfter: refused.retryAfter });
@@ -331,7 +331,7 @@ async function limitAndForward(config: Config, send: Send, exchange: Exchange, l
     // The workspace budget pays for what reached the upstream, not for what others forwarded.
     const unused = units - attempted;
     const workspaceChecks = checks.filter((check) => check.scope === 'workspace').map((check) => ({ ...check, amount: unused }));
-    if (unused > 0) await release(config.store, workspaceChecks, limitedAt).catch((error) => storeFailed(log, 'store failed: budget not given back', error));
+    if (unused > 0) await giveBack(config, workspaceChecks, limitedAt, log);
     const dedupHeader: Record<string, string> = deduplicated > 0 ? { 'x-engage-deduplicated': String(deduplicated) } : {};
     if (claims.pending.length > 0 && (!result || isSuccess(result))) {
       // Never a 2xx for an event the upstream has not accepted: the tracker re-sends it later.
@@ -409,6 +409,11 @@ async function charged(config: Config, checks: LimitCheck[], now: number, log: P
   }
 }
 
+/** Gives back what `charged` took; a store that fails keeps it (logged): the budget refills with its window. */
+async function giveBack(config: Config, checks: LimitCheck[], now: number, log: ProxyLogEntry): Promise<void> {
+  await release(config.store, checks, now).catch((error) => storeFailed(log, 'store failed: budget not given back', error));
+}
+
 /**
  * What an accepted delivery's browser stated, counted on its log entry: its loss report (unless its
  * id was counted already) and whether its oldest event was late, each within its client address's
@@ -429,7 +434,7 @@ async function countStatements(config: Config, query: string, log: ProxyLogEntry
     const totals = await charged(config, checks, now, log);
     if (!totals || !overLimit(checks, totals, now)) return true;
     // Given back, so a rule not yet spent is not spent by what another refused.
-    await release(config.store, checks, now).catch((error) => storeFailed(log, 'store failed: budget not given back', error));
+    await giveBack(config, checks, now, log);
     (log.overBudget ??= []).push(kind);
     return false;
   };
