@@ -12,29 +12,32 @@ export const uuidV4 = (): string => {
     pool = crypto.getRandomValues(new Uint8Array(4096));
     next = 0;
   }
-  const b = (i: number): string => HEX[pool[next + i]!]!;
+  // Indexed reads of locals, not a helper closure: a closure made per call is an allocation per
+  // event, and the cold loop is what a page's first events pay.
+  const p = pool;
+  const o = next;
   // One expression, not a loop with `+=`: half the time in Chromium (0.46 against 0.87 µs).
   const id =
-    b(0) +
-    b(1) +
-    b(2) +
-    b(3) +
+    HEX[p[o]!]! +
+    HEX[p[o + 1]!]! +
+    HEX[p[o + 2]!]! +
+    HEX[p[o + 3]!]! +
     '-' +
-    b(4) +
-    b(5) +
+    HEX[p[o + 4]!]! +
+    HEX[p[o + 5]!]! +
     '-' +
-    HEX[(pool[next + 6]! & 15) | 64] +
-    b(7) +
+    HEX[(p[o + 6]! & 15) | 64]! +
+    HEX[p[o + 7]!]! +
     '-' +
-    HEX[(pool[next + 8]! & 63) | 128] +
-    b(9) +
+    HEX[(p[o + 8]! & 63) | 128]! +
+    HEX[p[o + 9]!]! +
     '-' +
-    b(10) +
-    b(11) +
-    b(12) +
-    b(13) +
-    b(14) +
-    b(15);
+    HEX[p[o + 10]!]! +
+    HEX[p[o + 11]!]! +
+    HEX[p[o + 12]!]! +
+    HEX[p[o + 13]!]! +
+    HEX[p[o + 14]!]! +
+    HEX[p[o + 15]!]!;
   next += 16;
   return id;
 };

@@ -3,7 +3,7 @@
 // MutationObserver). Written against a two-method recorder rather than the tracker, so it can be
 // tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
-import { pageViewOf } from './page-view';
+import { type PageView, pageViewOf } from './page-view';
 import { CLICKED, COUNTED, type PlacementFacts, type Tapped, UNOBSERVED, VIEW } from './tap';
 import type { ExperienceContext, ExtraAttributes } from './types';
 
@@ -83,58 +83,95 @@ export const UNRENDERED = 3;
 // handful on a screen), by one timer for all of them; none is looked at while nothing is in view.
 const TICK = 100;
 
-/** One placement as the shared observer and timer see it. */
-interface Watch {
-  /** Its latest IntersectionObserver entry arrived. */
-  _entry(entry: IntersectionObserverEntry): void;
-  /** Looks again: the timer's tick, the tab shown or hidden. */
-  _tick(): void;
+/**
+ * One element observed for one recorder: plain data in the document's table, handled by the
+ * functions below. No closure, listener or parsed context per placement: a listing of 1,000 whose
+ * placements never come into view costs little more than their entries in the shared observer.
+ */
+interface Placement {
+  _element: Element;
+  _recorder: Recorder;
+  _view: PageView;
+  /** The impression's identity (impressionKey), read once when observed. */
+  _key: string;
+  /** The context given to `observe`; undefined: the attribute's, parsed again when an impression or a click needs it. */
+  _given: ExperienceContext | undefined;
+  /** The 50 % rule, from the latest IntersectionObserver entry of the element. */
+  _inView: boolean;
+  /** Since when it is in view, painted, with an area (undefined: it is not). */
+  _looked: number | undefined;
+  /** When its current second began (undefined: it has not). */
+  _since: number | undefined;
+  /** A look since `_looked` found it covered. */
+  _covered: boolean;
+  /** What an inspector was last told, so it hears changes, not ticks. */
+  _told: false | number | Element | undefined;
+  _toldAway: boolean | undefined;
+  /** Another recorder's placement on the same element (two trackers): a chain, not an array per element. */
+  _next: Placement | undefined;
+  _shared: Shared;
 }
 
-/** Every placement of one document: one IntersectionObserver, one timer, one listener. */
+/** Every placement of one document: one IntersectionObserver, one timer, one click listener per root. */
 interface Shared {
-  _IO: typeof IntersectionObserver;
-  _io: IntersectionObserver;
-  /** Each observed element's watches: one, but for an element observed twice (two trackers). */
-  _watches: Map<Element, Watch[]>;
+  _IO: typeof IntersectionObserver | undefined;
+  _io: IntersectionObserver | undefined;
+  /** Each observed element's placements. */
+  _watches: Map<Element, Placement>;
   /** In view and not yet counted: looked at every TICK. */
-  _ticking: Set<Watch>;
+  _ticking: Set<Placement>;
   _timer?: ReturnType<typeof setInterval>;
+  /** The page views whose new view restarts this document's placements. */
+  _views: Set<PageView>;
+  /** The roots listening for clicks: the document, and each closed shadow root holding a placement. */
+  _roots: WeakSet<Node>;
 }
 
 const shared = /* @__PURE__ */ new WeakMap<Document, Shared>();
 
-function sharedOf(doc: Document, IO: typeof IntersectionObserver): Shared {
+/** Each placement of the chain starting at `first`. */
+function each(first: Placement | undefined, use: (p: Placement) => void): void {
+  for (let p = first; p; p = p._next) use(p);
+}
+
+function sharedOf(doc: Document): Shared {
   let s = shared.get(doc);
-  // A new constructor (a polyfill installed later) makes a new observer.
-  if (s?._IO !== IO) {
-    const watches = new Map<Element, Watch[]>();
-    const ticking = new Set<Watch>();
+  const IO = doc.defaultView?.IntersectionObserver;
+  // A new constructor (a polyfill installed later) makes a new observer; placements already
+  // observed keep the one they have.
+  if (s?._IO !== IO || !s) {
+    const watches = new Map<Element, Placement>();
+    const ticking = new Set<Placement>();
     shared.set(
       doc,
       (s = {
         _IO: IO,
-        _io: new IO((entries) => entries.forEach((entry) => watches.get(entry.target)?.forEach((watch) => watch._entry(entry))), {
-          threshold: [0, 0.25, 0.5, 0.75, 1],
-        }),
+        _io:
+          IO &&
+          new IO((entries) => entries.forEach((entry) => each(watches.get(entry.target), (p) => onEntry(p, entry))), {
+            threshold: [0, 0.25, 0.5, 0.75, 1],
+          }),
         _watches: watches,
         _ticking: ticking,
+        _views: new Set(),
+        _roots: new WeakSet(),
       }),
     );
     // A hidden tab stops every second at once; a shown one, or a prerendered page the visitor
     // opens, starts them again.
-    const all = () => ticking.forEach((watch) => watch._tick());
+    const all = () => ticking.forEach(tick);
     doc.addEventListener('visibilitychange', all);
     doc.addEventListener('prerenderingchange', all);
   }
   return s;
 }
 
-function tickOn(s: Shared, watch: Watch, on: boolean): void {
-  if (on) s._ticking.add(watch);
-  else s._ticking.delete(watch);
+function tickOn(p: Placement, on: boolean): void {
+  const s = p._shared;
+  if (on) s._ticking.add(p);
+  else s._ticking.delete(p);
   if (!s._ticking.size) s._timer = void clearInterval(s._timer);
-  else s._timer ??= setInterval(() => s._ticking.forEach((w) => w._tick()), TICK);
+  else s._timer ??= setInterval(() => s._ticking.forEach(tick), TICK);
 }
 
 /** Whether `element` is painted: no opacity 0, visibility hidden or content-visibility hidden on it or above it. */
@@ -193,6 +230,185 @@ function sight(element: Element, covers: boolean): number | Element {
   return !by || (w * h * clear) / 9 >= half ? SEEN : by;
 }
 
+/** The context an impression or a click of `p` records: the one given, or the attribute's now. */
+const contextOf = (p: Placement) => p._given ?? readContext(p._element);
+
+/**
+ * What this placement does, for an inspector (tap.ts): through the recorder, when it is a tracker
+ * that someone listens to. Asked first, so that nobody listening costs no parsed context.
+ */
+function tell(p: Placement, facts: PlacementFacts): void {
+  const tap = (p._recorder as Tapped)._tap;
+  const context = tap?._attach()._listener && contextOf(p);
+  if (context) tap._report({ ...facts, _element: p._element, _context: context });
+}
+
+function onEntry(p: Placement, { isIntersecting, intersectionRatio, intersectionRect: rect, rootBounds: root }: IntersectionObserverEntry): void {
+  p._inView =
+    isIntersecting &&
+    (intersectionRatio >= 0.5 ||
+      // A placement taller than the viewport can never be half visible: half the screen will do.
+      (!!root && rect.width * rect.height * 2 >= root.width * root.height));
+  tickOn(p, p._inView && !p._view.seen.has(p._key));
+  tick(p);
+}
+
+/** Looks again: the timer's tick, a new entry, the tab shown or hidden, a new page view. */
+function tick(p: Placement): void {
+  const counted = p._view.seen.has(p._key);
+  const doc = p._element.ownerDocument as Document & { prerendering?: boolean };
+  // A hidden tab or a prerendered page: nobody is looking, whatever the placement shows.
+  const away = doc.visibilityState === 'hidden' || !!doc.prerendering;
+  const now = performance.now();
+  // Covers are looked for from a tick after it came into view, painted, with an area: most
+  // placements a scroll passes leave before that, and cost no hit test (elementFromPoint is
+  // the expensive part, 30-60 µs a point in Chromium).
+  const covers = p._looked !== undefined && now - p._looked >= TICK;
+  const what = p._inView && (counted ? SEEN : sight(p._element, covers));
+  if (what !== p._told || away !== p._toldAway) {
+    p._toldAway = away;
+    tell(p, { _stage: VIEW, _sight: (p._told = what), _counted: counted });
+  }
+  if (counted) return settle(p);
+  if (what === SEEN && !away) {
+    p._looked ??= now;
+    // Uncovered at the first look: since it came into view, as sampling goes; after a cover, from now.
+    if (covers) p._since ??= p._covered ? now : p._looked;
+  } else if (typeof what == 'object' && !away) {
+    // Covered (by `what`): the second starts again at the first look that finds it uncovered.
+    p._since = undefined;
+    p._covered = true;
+  } else {
+    p._looked = p._since = undefined;
+    p._covered = false;
+  }
+  // Looked at every TICK, so the second ends on a tick at most TICK after it is complete.
+  if (p._since !== undefined && now - p._since >= 1000) {
+    p._view.seen.add(p._key);
+    settle(p);
+    const context = contextOf(p);
+    call(() => context && tell(p, { _stage: COUNTED, _uuid: p._recorder.shown(context) }));
+  }
+}
+
+/** Not looked at until something changes: counted, out of view, or no longer observed. */
+function rest(p: Placement): void {
+  p._looked = p._since = undefined;
+  p._covered = false;
+  tickOn(p, false);
+}
+
+/** Counted (or no longer observed): the element leaves the observer once no placement on it waits for an impression. */
+function settle(p: Placement): void {
+  rest(p);
+  let waiting = false;
+  each(p._shared._watches.get(p._element), (q) => (waiting ||= !q._view.seen.has(q._key)));
+  if (!waiting) p._shared._io?.unobserve(p._element);
+}
+
+/** Observed, or a new page view: the rule starts over, from what the placement shows now. */
+function restart(p: Placement): void {
+  rest(p);
+  p._told = undefined;
+  p._inView = false;
+  // Observed anew either way, so that an entry for the element (and so for this placement) comes now.
+  if (!p._view.seen.has(p._key)) {
+    p._shared._io?.unobserve(p._element);
+    p._shared._io?.observe(p._element);
+  }
+  // Tells an inspector where the rule starts from (not in view).
+  tick(p);
+}
+
+/**
+ * Clicks, heard once per root at the capture phase (before any handler of the page can stop
+ * them): the document, and each closed shadow root holding a placement, which the document cannot
+ * see into. The composed path names every placement the click is inside, with the nearest
+ * `data-engage-b-id` control below each; a closed root's listener handles only its own tree.
+ */
+function onClick(this: Node, event: Event): void {
+  // A click is every way a person opens a link: `click` (primary button, modified or not,
+  // keyboard, touch) and the middle button, which fires `auxclick` alone; not the right one.
+  if (event.type != 'click' && (event as MouseEvent).button != 1) return;
+  const doc = (this as Document).ownerDocument ?? (this as Document);
+  const watches = shared.get(doc)?._watches;
+  let control: Element | undefined;
+  for (const node of event.composedPath()) {
+    if (node === this || !watches) break;
+    control ??= (node as Element).hasAttribute?.(B_ID) ? (node as Element) : undefined;
+    each(watches.get(node as Element), (p) => {
+      const context = contextOf(p);
+      const bId = control?.getAttribute(B_ID);
+      call(() => context && tell(p, { _stage: CLICKED, _uuid: p._recorder.clicked(context, bId ? { b_id: bId } : undefined) }));
+    });
+  }
+}
+
+/**
+ * Starts observing `element` for `recorder` (observe's work, and autoObserve's without a closure
+ * per element); undefined, reported, when there is no context.
+ */
+function watch(recorder: Recorder, element: Element, given: ExperienceContext | undefined, opts: ObserveOptions): Placement | undefined {
+  // No context given: the attribute has to hold it. Read here to report it and to key the
+  // impression, and not kept: parsed again when an impression or a click needs it.
+  const context = given ?? readContext(element);
+  if (!context) return void reportTo(opts, CONTEXT, 'must be the experience context as a JSON object');
+  const doc = element.ownerDocument;
+  const s = sharedOf(doc);
+  const view = pageViewOf(recorder);
+  const first = s._watches.get(element);
+  const p: Placement = {
+    _element: element,
+    _recorder: recorder,
+    _view: view,
+    _key: impressionKey(context),
+    _given: given,
+    _inView: false,
+    _looked: undefined,
+    _since: undefined,
+    _covered: false,
+    _told: undefined,
+    _toldAway: undefined,
+    _next: first,
+    _shared: s,
+  };
+  s._watches.set(element, p);
+  // Without IntersectionObserver there is no honest way to know the element was seen: count nothing.
+  if (!s._io) reportTo(opts, 'IntersectionObserver', 'is not available');
+  if (!s._views.has(view)) {
+    s._views.add(view);
+    view.restart.add(() => s._watches.forEach((first) => each(first, (p) => p._view === view && restart(p))));
+  }
+  const root = element.getRootNode();
+  const listener = (root as ShadowRoot).mode === 'closed' ? root : doc;
+  if (!s._roots.has(listener)) {
+    s._roots.add(listener);
+    listener.addEventListener('click', onClick, true);
+    listener.addEventListener('auxclick', onClick, true);
+  }
+  restart(p);
+  return p;
+}
+
+/** Stops observing `p`. Idempotent. */
+function unwatch(p: Placement): void {
+  const s = p._shared;
+  const first = s._watches.get(p._element);
+  if (!first) return;
+  // Out of the element's chain.
+  if (first === p) {
+    if (p._next) s._watches.set(p._element, p._next);
+    else s._watches.delete(p._element);
+  } else {
+    let before = first;
+    while (before._next && before._next !== p) before = before._next;
+    if (before._next !== p) return;
+    before._next = p._next;
+  }
+  settle(p);
+  tell(p, { _stage: UNOBSERVED });
+}
+
 /**
  * Counts an impression (SHOWN) once per page view when a person could have seen the placement for
  * one continuous second: at least half of `element` on screen (or half the screen, for an element
@@ -205,8 +421,11 @@ function sight(element: Element, covers: boolean): number | Element {
  * control text is never used (it changes with translations and may carry personal data). Never
  * throws.
  *
- * All placements of a page share one IntersectionObserver and one 100 ms timer, which runs only
- * while a placement is in view and not yet counted.
+ * All placements of a page share one IntersectionObserver, one 100 ms timer, which runs only
+ * while a placement is in view and not yet counted, and one click listener (at the capture phase
+ * of the document, and of each closed shadow root holding a placement, so a page's handler that
+ * stops a click's propagation does not hide it). A placement is a small entry in a table: its
+ * context, when read from the attribute, is parsed again when an impression or a click needs it.
  *
  * Not part of `createTracker`, so an app that records impressions itself does not download it.
  *
@@ -225,124 +444,8 @@ function sight(element: Element, covers: boolean): number | Element {
 export function observe(tracker: Recorder, element: Element, context?: ExperienceContext | null, options?: ObserveOptions | null): () => void {
   const opts: ObserveOptions = options ?? {};
   if (typeof element?.addEventListener !== 'function') return (reportTo(opts, 'element', 'must be a DOM Element'), noop);
-  const ctx = context ?? readContext(element);
-  // No context given: the attribute had to hold it (autoObserve, too, leaves reading it to this function).
-  if (!ctx) return (reportTo(opts, CONTEXT, 'must be the experience context as a JSON object'), noop);
-  const view = pageViewOf(tracker);
-  const { seen } = view;
-  const key = impressionKey(ctx);
-  const doc = element.ownerDocument as Document & { prerendering?: boolean };
-  const IO = doc.defaultView?.IntersectionObserver;
-  const s = IO && sharedOf(doc, IO);
-
-  // The 50 % rule, from the latest entry; since when it is in view, painted, with an area; when the
-  // current second began (undefined: it has not).
-  let inView = false;
-  let looked: number | undefined;
-  let since: number | undefined;
-  // A look since `looked` found it covered.
-  let covered = false;
-  // What an inspector was last told, so it hears changes, not ticks.
-  let told: false | number | Element | undefined;
-  let toldAway: unknown;
-  // What this placement does, for an inspector (tap.ts): through the tracker, when it is one.
-  const tell = (facts: PlacementFacts) => (tracker as Tapped)._tap?._report({ ...facts, _element: element, _context: ctx });
-
-  const onClick = (event: Event) => {
-    // A click is every way a person opens a link: `click` (primary button, modified or not,
-    // keyboard, touch) and the middle button, which fires `auxclick` alone; not the right one.
-    if (event.type != 'click' && (event as MouseEvent).button != 1) return;
-    // The nearest control with a b_id, if it is inside the element: an outer placement's b_id is not this one's.
-    const control = (event.target as Element | null)?.closest?.(`[${B_ID}]`);
-    const bId = control && element.contains(control) ? control.getAttribute(B_ID) : null;
-    call(() => tell({ _stage: CLICKED, _uuid: tracker.clicked(ctx, bId ? { b_id: bId } : undefined) }));
-  };
-
-  const watch: Watch = {
-    _entry({ isIntersecting, intersectionRatio, intersectionRect: rect, rootBounds: root }) {
-      inView =
-        isIntersecting &&
-        (intersectionRatio >= 0.5 ||
-          // A placement taller than the viewport can never be half visible: half the screen will do.
-          (!!root && rect.width * rect.height * 2 >= root.width * root.height));
-      tickOn(s!, watch, inView);
-      watch._tick();
-    },
-    _tick() {
-      const counted = seen.has(key);
-      // A hidden tab or a prerendered page: nobody is looking, whatever the placement shows.
-      const away = doc.visibilityState === 'hidden' || !!doc.prerendering;
-      const now = performance.now();
-      // Covers are looked for from a tick after it came into view, painted, with an area: most
-      // placements a scroll passes leave before that, and cost no hit test (elementFromPoint is
-      // the expensive part, 30-60 µs a point in Chromium).
-      const covers = looked !== undefined && now - looked >= TICK;
-      const what = inView && (counted ? SEEN : sight(element, covers));
-      if (what !== told || away !== toldAway) {
-        toldAway = away;
-        tell({ _stage: VIEW, _sight: (told = what), _counted: counted });
-      }
-      if (counted) return stopViewing();
-      if (what === SEEN && !away) {
-        looked ??= now;
-        // Uncovered at the first look: since it came into view, as sampling goes; after a cover, from now.
-        if (covers) since ??= covered ? now : looked;
-      } else if (typeof what == 'object' && !away) {
-        // Covered (by `what`): the second starts again at the first look that finds it uncovered.
-        since = undefined;
-        covered = true;
-      } else {
-        looked = since = undefined;
-        covered = false;
-      }
-      // Looked at every TICK, so the second ends on a tick at most TICK after it is complete.
-      if (since !== undefined && now - since >= 1000) {
-        seen.add(key);
-        stopViewing();
-        call(() => tell({ _stage: COUNTED, _uuid: tracker.shown(ctx) }));
-      }
-    },
-  };
-
-  const stopViewing = () => {
-    looked = since = undefined;
-    if (!s) return;
-    tickOn(s, watch, false);
-    const list = s._watches.get(element)?.filter((w) => w != watch);
-    if (list?.length) s._watches.set(element, list);
-    else if (list && s._watches.delete(element)) s._io.unobserve(element);
-  };
-
-  // Also what a new page view does: the rule starts over, from what the new view shows.
-  const startViewing = () => {
-    stopViewing();
-    inView = false;
-    told = undefined;
-    if (s && !seen.has(key)) {
-      s._watches.set(element, [...(s._watches.get(element) ?? []), watch]);
-      // Observed anew either way, so that an entry for this element (and so this watch) comes now.
-      s._io.unobserve(element);
-      s._io.observe(element);
-    }
-    // Tells an inspector where the rule starts from (not in view).
-    watch._tick();
-  };
-
-  element.addEventListener('click', onClick);
-  element.addEventListener('auxclick', onClick);
-  // Without IntersectionObserver there is no honest way to know the element was seen: count nothing.
-  if (!IO) reportTo(opts, 'IntersectionObserver', 'is not available');
-  startViewing();
-  view.restart.add(startViewing);
-
-  // Idempotent without a flag: both steps may run twice.
-  return () => {
-    stopViewing();
-    view.restart.delete(startViewing);
-    element.removeEventListener('click', onClick);
-    element.removeEventListener('auxclick', onClick);
-    tell({ _stage: UNOBSERVED });
-  };
+  const p = watch(tracker, element, context ?? undefined, opts);
+  return p ? () => unwatch(p) : noop;
 }
 
 /**
@@ -364,37 +467,38 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
   const MO = at && ((at as Node).ownerDocument ?? (at as Document)).defaultView?.MutationObserver;
   if (!MO) return noop;
   const selector = `[${CONTEXT}]`;
-  // element → [the attribute's text when observed, stop]
-  const watched = new Map<Element, [string, () => void]>();
+  // Each placement by its element: no copy of the attribute's text, no closure.
+  const watched = new Map<Element, Placement>();
 
   const start = (element: Element) => {
-    const raw = element.getAttribute(CONTEXT);
     const current = watched.get(element);
-    if (current?.[0] === raw) return;
-    current?.[1]();
+    if (current) unwatch(current);
     watched.delete(element);
-    // observe reads the attribute, and reports it when it is not a JSON object.
-    if (raw !== null) watched.set(element, [raw, observe(tracker, element, undefined, opts)]);
+    // watch reads the attribute, and reports it when it is not a JSON object.
+    const p = element.hasAttribute(CONTEXT) ? watch(tracker, element, undefined, opts) : undefined;
+    if (p) watched.set(element, p);
   };
   const scan = (node: Node | ParentNode) => {
-    if ((node as Element).matches?.(selector)) start(node as Element);
-    (node as Element).querySelectorAll?.(selector).forEach(start);
+    if ((node as Element).matches?.(selector) && !watched.has(node as Element)) start(node as Element);
+    (node as Element).querySelectorAll?.(selector).forEach((element) => watched.has(element) || start(element));
   };
 
   const mo = new MO((records) => {
     for (const record of records) {
-      if (record.type === 'attributes') start(record.target as Element);
+      // A changed context is a new placement; the same text set again is not.
+      const target = record.target as Element;
+      if (record.type === 'attributes' && record.oldValue !== target.getAttribute(CONTEXT)) start(target);
       record.addedNodes.forEach(scan);
     }
     // Placements taken out of the page stop (a handful of entries, so a pass per batch is cheap).
-    watched.forEach(([, stop], element) => element.isConnected || (stop(), watched.delete(element)));
+    watched.forEach((p, element) => element.isConnected || (unwatch(p), watched.delete(element)));
   });
-  mo.observe(at, { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT] });
+  mo.observe(at, { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT], attributeOldValue: true });
   scan(at);
 
   return () => {
     mo.disconnect();
-    watched.forEach(([, stop]) => stop());
+    watched.forEach(unwatch);
     watched.clear();
   };
 }
