@@ -33,11 +33,13 @@ export function createTracker(options: TrackerOptions): Tracker {
   const warned = new Set<string>();
 
   let customerId: string | undefined;
-  // Sign-out (reset()): each event this tab recorded without a customer (UUID → undefined), and
-  // the customer a sign-out fixed for it, here or in another tab. Without one, an event is given
-  // the customer of the moment it is sent, which after a sign-out would be the next person's.
-  // Bounded: beyond it, an event recorded without a customer goes to whoever is identified when it is sent.
-  const owners = new Map<string, string | undefined>();
+  // Sign-out (reset()): the events this tab recorded without a customer (objects, not UUID keys:
+  // a push per event, not a hash), and the customer a sign-out fixed for each (UUID → customer),
+  // here or in another tab. Without one, an event is given the customer of the moment it is sent,
+  // which after a sign-out would be the next person's. Bounded: beyond it, an event recorded
+  // without a customer goes to whoever is identified when it is sent.
+  let anonymous: StoredEvent[] = [];
+  const owners = new Map<string, string>();
   // The sign-out reaches every tab of the site that shares this queue (the namespace's: any of them
   // may send an event waiting for a customer), on a channel named by the namespace's key. Unset
   // without BroadcastChannel, and on a server, where an open channel would keep the process alive.
@@ -158,7 +160,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       return refuse(error as ValidationError);
     }
     listener?.({ _stage: RECORDED, _event: event });
-    if (!customerId && owners.size < MAX_OWNED) owners.set(event.uuid, customerId);
+    if (!customerId && anonymous.length + owners.size < MAX_OWNED) anonymous.push(event);
     if (state === PENDING) {
       // The first ones are kept: what the visitor saw while the banner was open (the hero) matters most.
       if (held.length < MAX_HELD) held.push(event);
@@ -174,9 +176,12 @@ export function createTracker(options: TrackerOptions): Tracker {
    * Forgets the customer. What this tab recorded without one is fixed to the customer it had (none:
    * it waits for the next); `fixed` brings what another tab's sign-out fixed.
    */
-  function forget(fixed?: typeof owners): void {
+  function forget(fixed?: Map<string, string | undefined>): void {
     fixed?.forEach((id, uuid) => id && owners.set(uuid, id));
-    owners.forEach((id, uuid) => id || owners.set(uuid, customerId));
+    if (customerId) {
+      for (const event of anonymous) owners.set(event.uuid, customerId);
+      anonymous = [];
+    }
     customerId = undefined;
   }
 
@@ -210,7 +215,7 @@ export function createTracker(options: TrackerOptions): Tracker {
   };
 
   try {
-    if (typeof document === 'object') (channel = new BroadcastChannel(consentKey)).onmessage = (message) => forget(message.data as typeof owners);
+    if (typeof document === 'object') (channel = new BroadcastChannel(consentKey)).onmessage = (message) => forget(message.data as Map<string, string | undefined>);
   } catch {
     // No BroadcastChannel (Safari before 15.4): a sign-out reaches this tab only.
   }

@@ -10,7 +10,8 @@ import type { StoredEvent, TrackerOptions } from './types';
 // Browsers cap the bodies of keepalive requests in flight at 64 KiB per page (Fetch spec); a
 // request over the budget fails outright, so larger ones go without keepalive.
 const KEEPALIVE_BUDGET = 60_000;
-// This tab's undelivered events kept for a closing page to send: more never fit the keepalive budget.
+// This tab's undelivered events kept for a closing page to send (the newest 500 to 1,000): more
+// never fit the keepalive budget.
 const KEPT_FOR_HIDE = 500;
 const noop = () => {};
 
@@ -69,7 +70,7 @@ export function createDelivery(
   const inFlight = new Set<string>();
   const listening = new AbortController();
   // What this tab recorded and has not seen delivered, newest last (objects, not UUID keys: hot path).
-  const mine = new Set<StoredEvent>();
+  let mine = new Set<StoredEvent>();
 
   let stopped = false;
   let hidden = false;
@@ -312,7 +313,9 @@ export function createDelivery(
   return {
     _add(event) {
       mine.add(event);
-      if (mine.size > KEPT_FOR_HIDE) mine.delete(mine.values().next().value!);
+      // Cut back to the newest in one go, not the oldest one at a time: that was an iterator and
+      // its result, two allocations, for every event past the first 500.
+      if (mine.size > 2 * KEPT_FOR_HIDE) mine = new Set([...mine].slice(-KEPT_FOR_HIDE));
       // Scheduling reads the clock: only when it can change something (hot path).
       if (++recordedSinceRun === batchSize) schedule(0);
       else if (timer === undefined) schedule(flushInterval);
