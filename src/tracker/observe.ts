@@ -4,6 +4,7 @@
 // tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
 import { pageViewOf } from './page-view';
+import { onShadowRoot, walk } from './shadow-roots';
 import { CLICKED, COUNTED, type PlacementFacts, type Tapped, UNOBSERVED, VIEW } from './tap';
 import type { ExperienceContext, ExtraAttributes } from './types';
 
@@ -252,9 +253,14 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
     // A click is every way a person opens a link: `click` (primary button, modified or not,
     // keyboard, touch) and the middle button, which fires `auxclick` alone; not the right one.
     if (event.type != 'click' && (event as MouseEvent).button != 1) return;
-    // The nearest control with a b_id, if it is inside the element: an outer placement's b_id is not this one's.
-    const control = (event.target as Element | null)?.closest?.(`[${B_ID}]`);
-    const bId = control && element.contains(control) ? control.getAttribute(B_ID) : null;
+    // The nearest control with a b_id, if it is inside the element: an outer placement's b_id is not
+    // this one's. Read along the composed path: a control inside a component in the placement
+    // reaches this listener retargeted to the component's host.
+    const path = event.composedPath?.();
+    const control = path
+      ? (path.slice(0, path.indexOf(element) + 1).find((node) => (node as Element).hasAttribute?.(B_ID)) as Element | undefined)
+      : (event.target as Element | null)?.closest?.(`[${B_ID}]`);
+    const bId = control && (path || element.contains(control)) ? control.getAttribute(B_ID) : null;
     call(() => tell({ _stage: CLICKED, _uuid: tracker.clicked(ctx, bId ? { b_id: bId } : undefined) }));
   };
 
@@ -347,9 +353,11 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
 
 /**
  * Observes every element carrying `data-engage-context` (the experience context as JSON) under
- * `root`, including elements added or changed later. A re-rendered placement (same context, new
- * node) is not counted twice in one page view; a new page view counts it again. Unreadable JSON is reported through `onError` and
- * that element is skipped.
+ * `root`, including elements added or changed later, and inside open shadow roots at any depth
+ * (web components), present at start or attached later. A re-rendered placement (same context, new
+ * node) is not counted twice in one page view; a new page view counts it again. A removed one
+ * stops. Unreadable JSON is reported through `onError` and that element is skipped. A closed
+ * shadow root cannot be seen from outside: its component calls `observe` on its placement.
  *
  * @param tracker the tracker to record into (any `{ shown, clicked }` recorder)
  * @param root where to look @default document
@@ -360,10 +368,12 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
  */
 export function autoObserve(tracker: Recorder, root?: ParentNode | null, options?: ObserveOptions | null): () => void {
   const opts: ObserveOptions = options ?? {};
-  const at = root ?? (typeof document === 'object' ? document : undefined);
-  const MO = at && ((at as Node).ownerDocument ?? (at as Document)).defaultView?.MutationObserver;
+  // Undefined without a document (SSR): then MO is too.
+  const at = (root ?? (typeof document === 'object' ? document : undefined)) as Node;
+  const win = at && (at.ownerDocument ?? (at as Document)).defaultView;
+  const MO = win?.MutationObserver;
   if (!MO) return noop;
-  const selector = `[${CONTEXT}]`;
+  const what: MutationObserverInit = { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT] };
   // element → [the attribute's text when observed, stop]
   const watched = new Map<Element, [string, () => void]>();
 
@@ -373,26 +383,44 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
     if (current?.[0] === raw) return;
     current?.[1]();
     watched.delete(element);
-    // observe reads the attribute, and reports it when it is not a JSON object.
-    if (raw !== null) watched.set(element, [raw, observe(tracker, element, undefined, opts)]);
+    // observe reads the attribute, and reports it when it is not a JSON object. A placement out of
+    // the page (in a component not inserted yet) starts when its host is inserted.
+    if (raw !== null && element.isConnected) watched.set(element, [raw, observe(tracker, element, undefined, opts)]);
   };
-  const scan = (node: Node | ParentNode) => {
-    if ((node as Element).matches?.(selector)) start(node as Element);
-    (node as Element).querySelectorAll?.(selector).forEach(start);
+  const add = (node: Node) => (node as Element).hasAttribute?.(CONTEXT) && start(node as Element);
+  const drop = (node: Node) => {
+    watched.get(node as Element)?.[1]();
+    watched.delete(node as Element);
   };
+  // One observer for the document and every open shadow root under `at`: MutationObserver sees
+  // no further than the tree it observes, and observing a root twice is harmless.
+  const track = (shadow: ShadowRoot) => {
+    mo.observe(shadow, what);
+    walk(shadow, add, track);
+  };
+  const untrack = (shadow: ShadowRoot) => walk(shadow, drop, untrack);
 
   const mo = new MO((records) => {
-    for (const record of records) {
-      if (record.type === 'attributes') start(record.target as Element);
-      record.addedNodes.forEach(scan);
+    for (const { type, target, addedNodes, removedNodes } of records) {
+      if (type == 'attributes') start(target as Element);
+      // Only the subtrees a record names are walked, never the page: added ones for placements and
+      // roots (a component inserted after it rendered, a declarative root parsed later); removed
+      // ones, while anything is watched, for the placements they took away, in their shadow roots
+      // too (contains() stops at a shadow boundary). A node moved within the batch is in the page
+      // again by now: left as it is.
+      addedNodes.forEach((node) => node.nodeType == 1 && node.isConnected && walk(node, add, track));
+      removedNodes.forEach((node) => node.nodeType == 1 && !node.isConnected && watched.size && walk(node, drop, untrack));
     }
-    // Placements taken out of the page stop (a handful of entries, so a pass per batch is cheap).
-    watched.forEach(([, stop], element) => element.isConnected || (stop(), watched.delete(element)));
   });
-  mo.observe(at, { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT] });
-  scan(at);
+  mo.observe(at, what);
+  const unhook = onShadowRoot(win, (shadow) => {
+    // Inside `at`, across the shadow boundaries above it; a host out of the page is found when inserted.
+    for (let node: Node | undefined = shadow.host; node; node = (node.getRootNode() as ShadowRoot).host) if (at.contains(node)) return track(shadow);
+  });
+  walk(at, add, track);
 
   return () => {
+    unhook();
     mo.disconnect();
     watched.forEach(([, stop]) => stop());
     watched.clear();
