@@ -27,7 +27,9 @@ const box = css`
 
 // A web component's placement: the attribute on an element of its shadow root, as in the page's DOM.
 class Hero extends LitElement {
+  /** @override */
   static styles = box;
+  /** @override */
   render() {
     return html`<div data-engage-context=${contextOf('at-load')}><button data-engage-b-id="cta">Shop</button></div>`;
   }
@@ -36,56 +38,71 @@ class Hero extends LitElement {
 // A control in a component of its own, inside the placement: a click reaches the placement
 // retargeted to <engage-button>; the b_id is read along the composed path.
 class Button extends LitElement {
+  /** @override */
   static styles = box;
+  /** @override */
   render() {
     return html`<button data-engage-b-id="inner">Open</button>`;
   }
 }
 class Late extends LitElement {
+  /** @override */
   static styles = box;
+  /** @override */
   render() {
     return html`<div data-engage-context=${contextOf('defined-later')}><engage-button></engage-button></div>`;
   }
 }
 // Two shadow roots deep: document → <engage-outer> → <engage-inner> → the placement.
 class Inner extends LitElement {
+  /** @override */
   static styles = box;
+  /** @override */
   render() {
     return html`<div data-engage-context=${contextOf('nested')}>two roots deep</div>`;
   }
 }
 class Outer extends LitElement {
+  /** @override */
   static styles = box;
+  /** @override */
   render() {
     return html`<engage-inner></engage-inner>`;
   }
 }
 // Each render a new node for the same placement (keyed), as a list re-keyed by a framework does.
 class Rerender extends LitElement {
+  /** @override */
   static styles = box;
+  /** @override */
   static properties = { version: { type: Number } };
   constructor() {
     super();
     this.version = 0;
   }
+  /** @override */
   render() {
     return keyed(this.version, html`<div data-engage-context=${contextOf('rerendered')}>render ${this.version}</div>`);
   }
 }
 // Taken out 300 ms after it rendered, before its second is up.
 class Removed extends LitElement {
+  /** @override */
   static styles = box;
+  /** @override */
   static properties = { gone: { type: Boolean } };
   constructor() {
     super();
     this.gone = false;
   }
+  /** @override */
   firstUpdated() {
     setTimeout(() => {
-      window.removedButton = this.renderRoot.querySelector('button');
+      window.removedButton = this.renderRoot.querySelector('button') ?? undefined;
       this.gone = true;
     }, 300);
   }
+  /** @override */
   render() {
     return this.gone ? html`` : html`<div data-engage-context=${contextOf('removed')}><button data-engage-b-id="gone">x</button></div>`;
   }
@@ -95,13 +112,13 @@ class Closed extends HTMLElement {
   connectedCallback() {
     const root = this.attachShadow({ mode: 'closed' });
     root.innerHTML = `<style>:host,div{display:block;width:170px;height:80px;background:#9cf}</style><div data-engage-context='${contextOf('closed')}'>closed</div>`;
-    window.Engage.observe(root.querySelector('div'));
+    window.Engage.observe(/** @type {Element} */ (root.querySelector('div')));
   }
 }
 
 customElements.define('engage-hero', Hero);
 await customElements.whenDefined('engage-hero');
-await document.getElementById('hero').updateComplete;
+await /** @type {Hero} */ (document.getElementById('hero')).updateComplete;
 // The script tag starts after <engage-hero> rendered into its shadow root.
 const tag = Object.assign(document.createElement('script'), { src: '/dist/engage.iife.js' });
 Object.assign(tag.dataset, { endpoint: '/engage', customerId: 'shadow-user', flushInterval: '300' });
@@ -115,5 +132,5 @@ customElements.define('engage-outer', Outer);
 customElements.define('engage-rerender', Rerender);
 customElements.define('engage-removed', Removed);
 customElements.define('engage-closed', Closed);
-window.rerender = () => document.getElementById('rerender').version++;
+window.rerender = () => /** @type {Rerender} */ (document.getElementById('rerender')).version++;
 window.shadowReady = true;
