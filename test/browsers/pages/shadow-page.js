@@ -107,6 +107,23 @@ class Removed extends LitElement {
     return this.gone ? html`` : html`<div data-engage-context=${contextOf('removed')}><button data-engage-b-id="gone">x</button></div>`;
   }
 }
+// In view but transparent, and one whose context is not JSON: the inspector says why neither counts.
+class Faded extends LitElement {
+  /** @override */
+  static styles = box;
+  /** @override */
+  render() {
+    return html`<div style="opacity: 0" data-engage-context=${contextOf('faded')}>faded</div>`;
+  }
+}
+class Invalid extends LitElement {
+  /** @override */
+  static styles = box;
+  /** @override */
+  render() {
+    return html`<div data-engage-context="{not json">invalid</div>`;
+  }
+}
 // A closed root: nothing outside sees into it, so the component declares its placement itself.
 class Closed extends HTMLElement {
   connectedCallback() {
@@ -132,5 +149,7 @@ customElements.define('engage-outer', Outer);
 customElements.define('engage-rerender', Rerender);
 customElements.define('engage-removed', Removed);
 customElements.define('engage-closed', Closed);
+customElements.define('engage-faded', Faded);
+customElements.define('engage-invalid', Invalid);
 window.rerender = () => /** @type {Rerender} */ (document.getElementById('rerender')).version++;
 window.shadowReady = true;
