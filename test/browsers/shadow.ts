@@ -2,7 +2,8 @@
 // proxy and emulator, with Lit from npm and the script tag on its defaults (pages/shadow.html):
 // one rendered before the tag started, one in a component defined after (upgraded in place), one
 // two roots deep, one re-rendered as new nodes after it counted, one removed 300 ms in, one in a
-// closed root declared by its component with Engage.observe; real clicks on a b_id control in a
+// closed root declared by its component with Engage.observe, one in a declarative shadow root
+// parsed with the page and one set later with setHTMLUnsafe; real clicks on a b_id control in a
 // shadow root, and on one in a component inside the placement (read along the composed path).
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type Engine, type EngineName, launchEngine, openedPages, until } from './engine';
@@ -49,7 +50,7 @@ export function describeShadow(name: EngineName): void {
       await page.goto(`${stack.url}/test/browsers/pages/shadow.html?engage-inspect`);
       await until(() => page.evaluate(() => (window as unknown as Win).shadowReady === true), Boolean, 15_000, 'the components and the script tag');
       const shownCids = () => page.evaluate(() => (window as unknown as Win).calls.filter((call) => call.method === 'shown').map((call) => call.experience));
-      const counted = ['at-load', 'defined-later', 'nested', 'rerendered', 'closed'];
+      const counted = ['at-load', 'defined-later', 'nested', 'rerendered', 'closed', 'declarative', 'declarative-later'];
       await until(shownCids, (cids) => counted.every((cid) => cids.includes(cid)), 15_000, 'the placements counted');
       const labels = await until(
         () =>
@@ -115,6 +116,8 @@ export function describeShadow(name: EngineName): void {
         removed: per('removed'),
         closed: per('closed'),
         faded: per('faded'),
+        declarative: per('declarative'),
+        'declarative-later': per('declarative-later'),
       }).toEqual({
         'at-load': 1,
         'defined-later': 1,
@@ -123,11 +126,13 @@ export function describeShadow(name: EngineName): void {
         removed: 0,
         closed: 1,
         faded: 0,
+        declarative: 1,
+        'declarative-later': 1,
       });
-      expect(impressions).toHaveLength(5);
+      expect(impressions).toHaveLength(counted.length);
       expect(clicks.sort()).toEqual(['at-load:cta', 'defined-later:inner']);
       figures.push(
-        `[engines] ${name} | shadow | impressions at the emulator: at-load ${per('at-load')}, defined-later ${per('defined-later')}, nested ${per('nested')}, rerendered ${per('rerendered')} (3 re-renders), removed ${per('removed')}, closed ${per('closed')}, faded ${per('faded')}; the inspector: faded "${/but (.*): not counted/.exec(labels.faded!.text)?.[1]}"; clicks ${clicks.join(', ')}; duplicates ${duplicates}`,
+        `[engines] ${name} | shadow | impressions at the emulator: at-load ${per('at-load')}, defined-later ${per('defined-later')}, nested ${per('nested')}, rerendered ${per('rerendered')} (3 re-renders), removed ${per('removed')}, closed ${per('closed')}, faded ${per('faded')}, declarative ${per('declarative')}, declarative-later ${per('declarative-later')}; the inspector: faded "${/but (.*): not counted/.exec(labels.faded!.text)?.[1]}"; clicks ${clicks.join(', ')}; duplicates ${duplicates}`,
       );
     });
   });

@@ -151,5 +151,13 @@ customElements.define('engage-removed', Removed);
 customElements.define('engage-closed', Closed);
 customElements.define('engage-faded', Faded);
 customElements.define('engage-invalid', Invalid);
+// A declarative shadow root parsed after the tag started (setHTMLUnsafe, as a streamed or
+// server-rendered fragment would be): no attachShadow call; found when its host is inserted. The
+// host is a child of the element set: a declarative root never attaches to that element itself.
+const fragment = document.createElement('div');
+fragment.setHTMLUnsafe(
+  `<div><template shadowrootmode="open"><style>:host,div{display:block;width:170px;height:80px;background:#9cf}</style><div data-engage-context='${contextOf('declarative-later')}'>declarative, later</div></template></div>`,
+);
+document.querySelector('.grid')?.append(fragment);
 window.rerender = () => /** @type {Rerender} */ (document.getElementById('rerender')).version++;
 window.shadowReady = true;
