@@ -82,7 +82,16 @@
 // - all three issues together (46, 47 and 48, as merged): 8,031 B script tag, 5,608 B tracker-only,
 //   7,233 B createTracker + observe, 303 B react beside them, 4,203 B engage-sw.js, 6,236 B
 //   engage.inspect.js. The viewability rule is most of it (+751 B of the +895 B on the script tag).
-const BUDGET = { iife: 8_031, trackerOnly: 5_608, react: 303, serviceWorker: 4_203 };
+// - placements in web components' shadow roots (issue 52: one walk at start, a hook on
+//   attachShadow, a walk of only the subtrees a mutation names, one MutationObserver for the
+//   document and every open root, removals found in the removed subtree instead of a pass over
+//   every placement; clicks read b_id along the composed path): +296 B script tag (8,031 → 8,327),
+//   +277 B for a bundle importing createTracker, observe and autoObserve (7,490 → 7,767), +43 B
+//   createTracker + observe (7,233 → 7,276: the composed path), nothing tracker-only; react beside
+//   createTracker and observe 303 → 307 (its code unchanged), alone 2,392 → 2,437 (its <Experience>
+//   observes: the composed path). The panel finding shadow placements:
+//   +108 B engage.inspect.js (6,236 → 6,344).
+const BUDGET = { iife: 8_327, trackerOnly: 5_608, react: 307, serviceWorker: 4_203 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -142,7 +151,12 @@ describe('size budgets (gzip -9 bytes)', { timeout: 60_000 }, () => {
   it('a bundle importing createTracker and observe carries viewability; one importing only createTracker does not', async () => {
     const code = await bundle(`import { createTracker, observe } from 'engage-sdk'; window.t = [createTracker, observe];`);
     figures['import { createTracker, observe }'] = gzip(code);
+    figures['import { createTracker, observe, autoObserve }'] = gzip(
+      await bundle(`import { createTracker, observe, autoObserve } from 'engage-sdk'; window.t = [createTracker, observe, autoObserve];`),
+    );
     expect(code).toContain('IntersectionObserver');
+    // Finding shadow roots is autoObserve's: observe alone does not hook attachShadow.
+    expect(code).not.toContain('attachShadow');
     const trackerOnly = await bundle(`import { createTracker } from 'engage-sdk'; window.t = createTracker;`);
     expect(trackerOnly).not.toContain('IntersectionObserver');
     expect(trackerOnly).not.toContain('MutationObserver');
@@ -174,13 +188,14 @@ describe('size budgets (gzip -9 bytes)', { timeout: 60_000 }, () => {
     const trackerOnly = await bundle(`import { createTracker } from 'engage-sdk'; window.t = createTracker;`);
     const withLifecycle = await bundle(`import { createTracker, observe, onLifecycle } from 'engage-sdk'; window.t = [createTracker, observe, onLifecycle];`);
     for (const code of [trackerOnly, withLifecycle, readFileSync(new URL('engage.iife.js', dist), 'utf8')]) {
-      expect(code).not.toContain('attachShadow');
+      // Not attachShadow: the script tag hooks it to find web components' roots (issue 52).
+      expect(code).not.toContain('adoptedStyleSheets');
       expect(code).not.toContain('engage-sdk inspector');
     }
     // The lifecycle's names are paid for by what imports onLifecycle, not by the tracker.
     expect(trackerOnly).not.toContain('delivered');
     expect(withLifecycle).toContain('delivered');
-    expect(readFileSync(new URL('engage.inspect.js', dist), 'utf8')).toContain('attachShadow');
+    expect(readFileSync(new URL('engage.inspect.js', dist), 'utf8')).toContain('adoptedStyleSheets');
   });
 
   it(`dist/engage-sw.js ≤ ${BUDGET.serviceWorker}: it only delivers, and none of it is in a page's bundle`, async () => {
@@ -222,6 +237,7 @@ describe('size budgets (gzip -9 bytes)', { timeout: 60_000 }, () => {
       ['a bundle importing only `createTracker`', 'import { createTracker }', BUDGET.trackerOnly],
       ['`dist/engage.iife.js`', 'dist/engage.iife.js', BUDGET.iife],
       ['a bundle importing `createTracker` and `observe`', 'import { createTracker, observe }'],
+      ['a bundle importing `createTracker`, `observe` and `autoObserve`', 'import { createTracker, observe, autoObserve }'],
       ['`engage-sdk/react` beside', 'engage-sdk/react (beside createTracker, observe)', BUDGET.react],
       ['`engage-sdk/react` alone', 'engage-sdk/react (alone)'],
       ['`dist/engage.inspect.js`', 'dist/engage.inspect.js'],

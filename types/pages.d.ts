@@ -23,6 +23,10 @@ declare global {
     // test/browsers/pages/seen-page.js
     marks: Record<string, number>;
     mark(name: string): number;
+    // test/browsers/pages/shadow-page.js
+    removedButton?: HTMLElement;
+    rerender(): void;
+    shadowReady: boolean;
     // test/browsers/pages/clock.js
     realNow(): number;
     setDeviceClock(ms: number): void;

@@ -4,6 +4,7 @@
 // [data-engage-context] elements. It takes no click meant for the page (outlines and labels let
 // pointer events through), shifts no layout (one fixed-position host), and leaves with stop().
 import { onLifecycle, trackerState } from '../tracker/lifecycle';
+import { walk } from '../tracker/shadow-roots';
 import type { Tracker } from '../tracker/types';
 import { createModel, describeCustomer, describeDeviceClock, describeDrops, describePlacement, type PlacementRow } from './model';
 import { adoptStyles } from './styles';
@@ -80,6 +81,9 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
 
   const unsubscribe = onLifecycle(tracker, (event) => model.take(event));
   let frame = 0;
+  let frames = 0;
+  // The page's open shadow roots (web components), where placements may be too.
+  let roots: ShadowRoot[] = [];
   let summaryText = '';
   let rowsText = '';
 
@@ -95,7 +99,13 @@ export function inspect(tracker: Tracker, options?: InspectOptions | null): () =
   function draw(): void {
     const state = trackerState(tracker);
     if (state) model.state(state);
-    document.querySelectorAll('[data-engage-context]').forEach((element) => model.found(element));
+    // Found again twice a second, not every frame: finding them is a walk of the whole page.
+    if (!(frames++ % 30)) {
+      roots = [];
+      const enter = (shadow: ShadowRoot) => (roots.push(shadow), walk(shadow, () => {}, enter));
+      walk(document, () => {}, enter);
+    }
+    for (const at of [document, ...roots]) at.querySelectorAll('[data-engage-context]').forEach((element) => model.found(element));
     const now = Date.now();
     for (const [element, row] of model.placements) {
       let outline = outlines.get(element);

@@ -4,6 +4,7 @@
 // tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
 import { type PageView, pageViewOf } from './page-view';
+import { onShadowRoot, walk } from './shadow-roots';
 import { CLICKED, COUNTED, type PlacementFacts, type Tapped, UNOBSERVED, VIEW } from './tap';
 import type { ExperienceContext, ExtraAttributes } from './types';
 
@@ -450,9 +451,11 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
 
 /**
  * Observes every element carrying `data-engage-context` (the experience context as JSON) under
- * `root`, including elements added or changed later. A re-rendered placement (same context, new
- * node) is not counted twice in one page view; a new page view counts it again. Unreadable JSON is reported through `onError` and
- * that element is skipped.
+ * `root`, including elements added or changed later, and inside open shadow roots at any depth
+ * (web components), present at start or attached later. A re-rendered placement (same context, new
+ * node) is not counted twice in one page view; a new page view counts it again. A removed one
+ * stops. Unreadable JSON is reported through `onError` and that element is skipped. A closed
+ * shadow root cannot be seen from outside: its component calls `observe` on its placement.
  *
  * @param tracker the tracker to record into (any `{ shown, clicked }` recorder)
  * @param root where to look @default document
@@ -463,40 +466,58 @@ export function observe(tracker: Recorder, element: Element, context?: Experienc
  */
 export function autoObserve(tracker: Recorder, root?: ParentNode | null, options?: ObserveOptions | null): () => void {
   const opts: ObserveOptions = options ?? {};
-  const at = root ?? (typeof document === 'object' ? document : undefined);
-  const MO = at && ((at as Node).ownerDocument ?? (at as Document)).defaultView?.MutationObserver;
+  // Undefined without a document (SSR): then MO is too.
+  const at = (root ?? (typeof document === 'object' ? document : undefined)) as Node;
+  const win = at && (at.ownerDocument ?? (at as Document)).defaultView;
+  const MO = win?.MutationObserver;
   if (!MO) return noop;
-  const selector = `[${CONTEXT}]`;
+  const what: MutationObserverInit = { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT], attributeOldValue: true };
   // Each placement by its element: no copy of the attribute's text, no closure.
   const watched = new Map<Element, Placement>();
 
+  const drop = (node: Node) => {
+    const p = watched.get(node as Element);
+    if (p) unwatch(p);
+    watched.delete(node as Element);
+  };
   const start = (element: Element) => {
-    const current = watched.get(element);
-    if (current) unwatch(current);
-    watched.delete(element);
-    // watch reads the attribute, and reports it when it is not a JSON object.
-    const p = element.hasAttribute(CONTEXT) ? watch(tracker, element, undefined, opts) : undefined;
+    drop(element);
+    // watch reads the attribute, and reports it when it is not a JSON object. A placement out of
+    // the page (in a component not inserted yet) starts when its host is inserted.
+    const p = element.hasAttribute(CONTEXT) && element.isConnected ? watch(tracker, element, undefined, opts) : undefined;
     if (p) watched.set(element, p);
   };
-  const scan = (node: Node | ParentNode) => {
-    if ((node as Element).matches?.(selector) && !watched.has(node as Element)) start(node as Element);
-    (node as Element).querySelectorAll?.(selector).forEach((element) => watched.has(element) || start(element));
+  const add = (node: Node) => (node as Element).hasAttribute?.(CONTEXT) && !watched.has(node as Element) && start(node as Element);
+  // One observer for the document and every open shadow root under `at`: MutationObserver sees
+  // no further than the tree it observes, and observing a root twice is harmless.
+  const track = (shadow: ShadowRoot) => {
+    mo.observe(shadow, what);
+    walk(shadow, add, track);
   };
+  const untrack = (shadow: ShadowRoot) => walk(shadow, drop, untrack);
 
   const mo = new MO((records) => {
-    for (const record of records) {
+    for (const { type, target, addedNodes, removedNodes, oldValue } of records) {
       // A changed context is a new placement; the same text set again is not.
-      const target = record.target as Element;
-      if (record.type === 'attributes' && record.oldValue !== target.getAttribute(CONTEXT)) start(target);
-      record.addedNodes.forEach(scan);
+      if (type == 'attributes' && oldValue !== (target as Element).getAttribute(CONTEXT)) start(target as Element);
+      // Only the subtrees a record names are walked, never the page: added ones for placements and
+      // roots (a component inserted after it rendered, a declarative root parsed later); removed
+      // ones, while anything is watched, for the placements they took away, in their shadow roots
+      // too (contains() stops at a shadow boundary). A node moved within the batch is in the page
+      // again by now: left as it is.
+      addedNodes.forEach((node) => node.nodeType == 1 && node.isConnected && walk(node, add, track));
+      removedNodes.forEach((node) => node.nodeType == 1 && !node.isConnected && watched.size && walk(node, drop, untrack));
     }
-    // Placements taken out of the page stop (a handful of entries, so a pass per batch is cheap).
-    watched.forEach((p, element) => element.isConnected || (unwatch(p), watched.delete(element)));
   });
-  mo.observe(at, { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT], attributeOldValue: true });
-  scan(at);
+  mo.observe(at, what);
+  const unhook = onShadowRoot(win, (shadow) => {
+    // Inside `at`, across the shadow boundaries above it; a host out of the page is found when inserted.
+    for (let node: Node | undefined = shadow.host; node; node = (node.getRootNode() as ShadowRoot).host) if (at.contains(node)) return track(shadow);
+  });
+  walk(at, add, track);
 
   return () => {
+    unhook();
     mo.disconnect();
     watched.forEach(unwatch);
     watched.clear();

@@ -1,0 +1,67 @@
+// Finding open shadow roots (issue 52), for autoObserve and the inspector: a document-level
+// MutationObserver and querySelectorAll see nothing inside a web component's shadow root.
+//
+// Roots present at start are found by one walk (`walk`); roots attached later by a hook on
+// `Element.prototype.attachShadow` (`onShadowRoot`). The hook, not a scan when a custom element is
+// defined or connected: it costs nothing per mutation, sees every component library and every
+// vanilla `attachShadow` call, including an element upgraded in place (no mutation record for that),
+// and a scan would still have to find which of the defined element's instances hold roots. A
+// declarative shadow root (`<template shadowrootmode="open">`) is attached by the parser, without
+// the method: the first walk finds those present at start, and a walk of each subtree a
+// MutationObserver reports added finds those parsed later.
+//
+// Closed roots are never seen from outside (the hook, which could, skips them): a closed root is
+// its component's to declare, with `observe` on its own placement.
+
+/** Listeners of each window's hook, by that window's Element.prototype: the hook is installed once per window. */
+const hooks = /* @__PURE__ */ new WeakMap<object, Set<(root: ShadowRoot) => void>>();
+
+/**
+ * Calls `found` with each open shadow root attached in `win` from now on, inside `attachShadow`
+ * itself (the root still empty, so whatever the component renders into it arrives later, as
+ * mutations). `attachShadow` is wrapped once per window and keeps its behaviour: the same `this`,
+ * arguments, result and exceptions; a throwing listener is swallowed.
+ *
+ * @returns a function that removes `found` (the wrapper stays, inert without listeners)
+ */
+export function onShadowRoot(win: Window & typeof globalThis, found: (root: ShadowRoot) => void): () => void {
+  const proto = win.Element.prototype;
+  let listeners = hooks.get(proto);
+  // Called through with the element as `this`: apply below.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const attach = proto.attachShadow;
+  if (!listeners && attach) {
+    const all = (listeners = new Set());
+    hooks.set(proto, all);
+    proto.attachShadow = function (this: Element) {
+      // eslint-disable-next-line prefer-rest-params -- every argument, as given, whatever a later spec adds
+      const root = attach.apply(this, arguments as unknown as [ShadowRootInit]);
+      if (root.mode == 'open')
+        all.forEach((listener) => {
+          try {
+            listener(root);
+          } catch {
+            // The page's attachShadow goes on whatever a listener does.
+          }
+        });
+      return root;
+    };
+  }
+  listeners?.add(found);
+  return () => listeners?.delete(found);
+}
+
+/**
+ * Visits `node` and every element under it, into open shadow roots at any depth: `each` for every
+ * node (`node` itself, which may be a document or a shadow root, then each element), `root` for
+ * every open shadow root met, before its elements are visited (`root` decides whether to go in, by
+ * calling `walk` itself). One TreeWalker per tree: no recursion into the light DOM, no array.
+ */
+export function walk(node: Node, each: (node: Node) => void, root: (root: ShadowRoot) => void): void {
+  const walker = (node.ownerDocument ?? (node as Document)).createTreeWalker(node, 1 /* NodeFilter.SHOW_ELEMENT */);
+  for (let at: Node | null = node; at; at = walker.nextNode()) {
+    each(at);
+    const shadow = (at as Element).shadowRoot;
+    if (shadow) root(shadow);
+  }
+}
