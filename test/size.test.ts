@@ -82,7 +82,14 @@
 // - all three issues together (46, 47 and 48, as merged): 8,031 B script tag, 5,608 B tracker-only,
 //   7,233 B createTracker + observe, 303 B react beside them, 4,203 B engage-sw.js, 6,236 B
 //   engage.inspect.js. The viewability rule is most of it (+751 B of the +895 B on the script tag).
-const BUDGET = { iife: 8_031, trackerOnly: 5_608, react: 303, serviceWorker: 4_203 };
+// - start-up in later tasks (issue 51: at 4× CPU the script tag's evaluation was one 112-129 ms
+//   task): later.ts, the tracker's start split from its construction (the remembered denial, the
+//   sign-out channel, the queue and delivery a task or two later; a hide, flush(), destroy() or
+//   reset() before then runs it at once, and delivery's `_hide` does for that event what its own
+//   listeners would), the script tag's inspection flag and autoObserve's first scan in later tasks:
+//   +220 B script tag (8,031 → 8,251), +191 B tracker-only (5,608 → 5,799), +30 B engage-sw.js
+//   (4,203 → 4,233: delivery's `_hide`), +2 B react beside them (303 → 305).
+const BUDGET = { iife: 8_251, trackerOnly: 5_799, react: 305, serviceWorker: 4_233 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

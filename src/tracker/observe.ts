@@ -3,6 +3,7 @@
 // MutationObserver). Written against a two-method recorder rather than the tracker, so it can be
 // tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
+import { later } from './later';
 import { pageViewOf } from './page-view';
 import { CLICKED, COUNTED, type PlacementFacts, type Tapped, UNOBSERVED, VIEW } from './tap';
 import type { ExperienceContext, ExtraAttributes } from './types';
@@ -390,9 +391,11 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
     watched.forEach(([, stop], element) => element.isConnected || (stop(), watched.delete(element)));
   });
   mo.observe(at, { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT] });
-  scan(at);
+  // In a later task, not the caller's (issue 51: start-up); the observer sees what changes meanwhile.
+  const scanned = later(() => scan(at));
 
   return () => {
+    scanned();
     mo.disconnect();
     watched.forEach(([, stop]) => stop());
     watched.clear();
