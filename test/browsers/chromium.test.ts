@@ -9,6 +9,7 @@ import { describeSignOut } from './sign-out';
 import { describeOldQueue } from './old-queue';
 import { describeEngine } from './scenarios';
 import { describeSeen } from './seen';
+import { describeStartup } from './startup';
 import { prefixConsole } from './engine';
 
 prefixConsole('chromium');
@@ -24,3 +25,4 @@ describeSignOut('chromium');
 describeOldQueue('chromium');
 describeCounts('chromium');
 describeSeen('chromium');
+describeStartup('chromium');
