@@ -72,7 +72,8 @@ if (typeof document === 'object') {
       } catch {
         // No session storage (blocked): no inspection, and nothing else changes.
       }
-      tap._attach(null);
+      // Unless the page subscribed meanwhile (onLifecycle takes over from the buffer).
+      if (tap._attach()._listener === buffer) tap._attach(null);
     });
     // Everything observation started, so destroy() ends it as it did when observe was the tracker's.
     const stops: Array<() => void> = [];

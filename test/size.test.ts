@@ -87,9 +87,9 @@
 //   sign-out channel, the queue and delivery a task or two later; a hide, flush(), destroy() or
 //   reset() before then runs it at once, and delivery's `_hide` does for that event what its own
 //   listeners would), the script tag's inspection flag and autoObserve's first scan in later tasks:
-//   +220 B script tag (8,031 → 8,251), +191 B tracker-only (5,608 → 5,799), +30 B engage-sw.js
+//   +228 B script tag (8,031 → 8,259; 8 B of it keep a subscriber that took over from the inspection buffer), +191 B tracker-only (5,608 → 5,799), +30 B engage-sw.js
 //   (4,203 → 4,233: delivery's `_hide`), +2 B react beside them (303 → 305).
-const BUDGET = { iife: 8_251, trackerOnly: 5_799, react: 305, serviceWorker: 4_233 };
+const BUDGET = { iife: 8_259, trackerOnly: 5_799, react: 305, serviceWorker: 4_233 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
