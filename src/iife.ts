@@ -18,6 +18,7 @@
 // Errors go to `onError`'s stand-in: an `engage:error` event on window (detail: the EngageError).
 import { createTracker } from './tracker/create-tracker';
 import { autoObserve, observe, type Recorder } from './tracker/observe';
+import { later } from './tracker/later';
 import { followPageViews, type PageViewFollow, startPageView } from './tracker/page-view';
 import type { EngageError } from './errors';
 import type { Tapped, TapReport } from './tracker/tap';
@@ -53,22 +54,27 @@ if (typeof document === 'object') {
     }));
     // `?engage-inspect` in the URL (remembered for the tab; `=off` forgets it) loads the inspection
     // mode from beside this script, and what happens meanwhile waits for it in `q`. Without the flag
-    // nothing is fetched, added or logged.
-    try {
-      const flag = 'engage-inspect';
-      const session = sessionStorage;
-      const asked = new URLSearchParams(location.search).get(flag);
-      if (asked === 'off') session.removeItem(flag);
-      else if (asked !== null) session.setItem(flag, '1');
-      if (session[flag]) {
-        // Read by lifecycle.ts in the inspector's bundle, which takes over from it.
-        const buffer = Object.assign((report: TapReport) => buffer._buffered.push(report), { _buffered: [] as TapReport[] });
-        (tracker as Tapped)._tap!._attach(buffer);
-        document.head.append(Object.assign(document.createElement('script'), { src: new URL('engage.inspect.js', script!.src) }));
+    // nothing is fetched, added or logged. The flag is read in a later task (sessionStorage's first
+    // read alone took 15-36 ms at 4× CPU, issue 51); until then the reports wait in the buffer that
+    // lifecycle.ts, in the inspector's bundle, takes over from.
+    const tap = (tracker as Tapped)._tap!;
+    const buffer = Object.assign((report: TapReport) => buffer._buffered.push(report), { _buffered: [] as TapReport[] });
+    tap._attach(buffer);
+    const search = location.search;
+    later(() => {
+      try {
+        const flag = 'engage-inspect';
+        const session = sessionStorage;
+        const asked = new URLSearchParams(search).get(flag);
+        if (asked === 'off') session.removeItem(flag);
+        else if (asked !== null) session.setItem(flag, '1');
+        if (session[flag]) return void document.head.append(Object.assign(document.createElement('script'), { src: new URL('engage.inspect.js', script!.src) }));
+      } catch {
+        // No session storage (blocked): no inspection, and nothing else changes.
       }
-    } catch {
-      // No session storage (blocked): no inspection, and nothing else changes.
-    }
+      // Unless the page subscribed meanwhile (onLifecycle takes over from the buffer).
+      if (tap._attach()._listener === buffer) tap._attach(null);
+    });
     // Everything observation started, so destroy() ends it as it did when observe was the tracker's.
     const stops: Array<() => void> = [];
     // The tracker's methods use no `this`: Engage.shown is tracker.shown itself.
@@ -77,7 +83,7 @@ if (typeof document === 'object') {
     const recorder = engage as unknown as Recorder;
     engage.observe = (element: Element, context?: never) => stops[stops.push(observe(recorder, element, context, { onError })) - 1];
     engage.startPageView = () => startPageView(recorder);
-    if (data.pageViews) followPageViews(recorder, (data.pageViews === 'false' ? false : data.pageViews) as PageViewFollow);
+    if (data.pageViews) later(() => followPageViews(recorder, (data.pageViews === 'false' ? false : data.pageViews) as PageViewFollow));
     engage.destroy = () => {
       stops.forEach((stop) => stop());
       tracker.destroy();

@@ -1,4 +1,5 @@
 import { type EngageError, ValidationError } from '../errors';
+import { later } from './later';
 import { SYNC_TAG, type SyncConfigMessage } from './sync-config';
 import type { TrackerOptions } from './types';
 
@@ -29,8 +30,9 @@ export function backgroundSync(options: TrackerOptions, url: string, namespace: 
   const script = options.serviceWorker;
   if (!script || typeof SyncManager !== 'function') return undefined;
   const tag = SYNC_TAG + namespace;
-  // In a `then`: `navigator.serviceWorker` throws in an opaque origin, and nothing throws into the page.
-  const registration = Promise.resolve().then(() => navigator.serviceWorker.register(script) as Promise<ServiceWorkerRegistration & SyncRegistration>);
+  // In a `then`: `navigator.serviceWorker` throws in an opaque origin, and nothing throws into the
+  // page. In a later task: registering is start-up work the page's current task need not wait for.
+  const registration = new Promise<void>(later).then(() => navigator.serviceWorker.register(script) as Promise<ServiceWorkerRegistration & SyncRegistration>);
   registration.catch((cause) => report(new ValidationError('serviceWorker', String(cause))));
   // Both fail while the worker is still installing (no active worker yet): the next wake tries again.
   return () =>

@@ -4,6 +4,7 @@ import { createDelivery, type Delivery } from './delivery';
 import { CONSENT_OVERFLOW, createDropCounts, DESTROYED, INVALID } from './drop-counts';
 import { createEventQueue, DATABASE, type EventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
+import { later } from './later';
 import { RECORDED, STORED, type Tap, type Tapped, type TapListener } from './tap';
 import type { ConsentState, ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
@@ -49,7 +50,8 @@ export function createTracker(options: TrackerOptions): Tracker {
   let listener: TapListener | undefined;
   const tap: Tap = {
     _report: (report) => listener?.(report),
-    _attach: (next) => ({ _url: url, _customerId: customerId, _consent: state, _listener: (listener = next ?? listener) }),
+    // null detaches (the script tag's buffer, once it knows no inspector is coming).
+    _attach: (next) => ({ _url: url, _customerId: customerId, _consent: state, _listener: (listener = next === null ? undefined : (next ?? listener)) }),
   };
 
   function report(error: EngageError): void {
@@ -81,7 +83,7 @@ export function createTracker(options: TrackerOptions): Tracker {
   // §7025(c): the business shall process it), and is not written down: it is read on every load.
   const gpc = options.honorGlobalPrivacyControl !== false && (globalThis.navigator as { globalPrivacyControl?: boolean } | undefined)?.globalPrivacyControl === true;
   // Until the first consent() below, nothing is stored and nothing sent.
-  let state: ConsentState = PENDING;
+  let state: ConsentState = gpc ? DENIED : PENDING;
   // What was recorded while consent was pending, in memory only, and how many did not fit.
   let held: StoredEvent[] = [];
   let overflow = 0;
@@ -93,15 +95,21 @@ export function createTracker(options: TrackerOptions): Tracker {
   const drops = createDropCounts(namespace, undefined, tap._report);
   const newQueue = () => createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap._report({ _stage: STORED, _events: events }));
 
-  // A page prerendered by speculation rules has not been seen: as under pending consent, what it
-  // records stays in memory and nothing is stored or sent until the visitor opens it; a consent
-  // choice made meanwhile (a CMP restoring it) is applied then.
+  // Until the start (below) has run, as under pending consent, what is recorded stays in memory and
+  // nothing is stored or sent; consent choices made meanwhile (a CMP restoring one, a queued
+  // Engage.consent) are applied, in order, after the start's own. A page prerendered by speculation
+  // rules starts only once the visitor opens it.
   const doc = globalThis.document as (Document & { prerendering?: boolean }) | undefined;
-  let wanted: ConsentState | undefined;
+  const wanted: ConsentState[] = [];
+  let started = false;
 
   function consent(next: ConsentState): void {
-    if (doc?.prerendering) return void (wanted = next);
     if (next !== GRANTED && next !== PENDING && next !== DENIED) return void refuse(new ValidationError('consent', "must be 'granted', 'pending' or 'denied'"));
+    if (!started) {
+      wanted.push(next);
+      // A denial known now refuses at once what this task records (GPC too: no call lifts it).
+      return void (state = next === DENIED || gpc ? DENIED : PENDING);
+    }
     if (gpc && next !== DENIED) return;
     state = next;
     // The loss report's counts are kept in the queue from a grant on (never before).
@@ -198,15 +206,19 @@ export function createTracker(options: TrackerOptions): Tracker {
       delivery?._schedule(0);
     },
     reset() {
+      // The channel to the other tabs is opened by the start.
+      startNow();
       forget();
       channel?.postMessage(owners);
     },
     // Nothing is delivered but under a grant: while pending, what is held waits for it.
-    flush: () => (!destroyed && state === GRANTED ? delivery!._flush() : Promise.resolve()),
+    flush: () => (startNow(), !destroyed && state === GRANTED ? delivery!._flush() : Promise.resolve()),
     consent,
     optOut: () => consent(DENIED),
     optIn: () => consent(GRANTED),
     destroy() {
+      // What was recorded before it is queued, as when the start had run.
+      startNow();
       destroyed = true;
       delivery?._stop();
       channel = void channel?.close();
@@ -214,14 +226,38 @@ export function createTracker(options: TrackerOptions): Tracker {
     _tap: tap,
   };
 
-  try {
-    if (typeof document === 'object') (channel = new BroadcastChannel(consentKey)).onmessage = (message) => forget(message.data as Map<string, string | undefined>);
-  } catch {
-    // No BroadcastChannel (Safari before 15.4): a sign-out reaches this tab only.
-  }
   tracker.identify(options.customerId);
-  const start = () => consent(storage((s) => s.getItem(consentKey)) === '1' || gpc ? DENIED : (wanted ?? options.consent ?? GRANTED));
+  // The start runs in later tasks, not in the one that created the tracker (issue 51: at 4× CPU,
+  // localStorage's first read and the queue and delivery it creates made the script tag's
+  // evaluation a 112-129 ms task). A call in this task needs none of it: events are held.
+  // Its first half: the channel to the other tabs, and the denial a page remembered.
+  let denied: boolean | undefined;
+  const remember = () => (denied ??= (doc && !destroyed && listenToOtherTabs(), storage((s) => s.getItem(consentKey)) === '1' || gpc));
+  const listenToOtherTabs = () => {
+    try {
+      (channel = new BroadcastChannel(consentKey)).onmessage = (message) => forget(message.data as typeof owners);
+    } catch {
+      // No BroadcastChannel (Safari before 15.4): a sign-out reaches this tab only.
+    }
+  };
+  // Its second half, and the whole start when called before its task (a page going away, flush()
+  // or destroy() cannot wait); a prerendered page starts only once it is shown.
+  function startNow(): void {
+    if (started || doc?.prerendering) return;
+    remember();
+    started = true;
+    consent(denied ? DENIED : (options.consent ?? GRANTED));
+    wanted.forEach(consent);
+  }
+  const start = () => later(() => (remember(), later(startNow)));
   if (doc?.prerendering) doc.addEventListener('prerenderingchange', start, { once: true });
   else start();
+  // A page hidden or going away before the start ran: the start runs now, then what delivery's own
+  // listeners do (added during this event's dispatch, they are not called for it).
+  const early = (event: Event) => started || (startNow(), delivery?._hide(event));
+  if (doc) {
+    addEventListener('pagehide', early);
+    doc.addEventListener('visibilitychange', early);
+  }
   return tracker;
 }

@@ -27,6 +27,8 @@ export interface Delivery {
   _forget(): void;
   /** No more runs, timers or listeners. */
   _stop(): void;
+  /** What its own listeners do for a `pagehide` or `visibilitychange` dispatched before they were added. */
+  _hide(event: Event): void;
 }
 
 /**
@@ -289,12 +291,14 @@ export function createDelivery(
     onHide();
   }
 
+  let onVisibility = noop;
   const listen = (target: EventTarget, type: string, handler: (event: Event) => void) => target.addEventListener(type, handler, { signal: listening.signal });
 
   // A document means a window too (not in SSR, nor in a worker).
   if (typeof document === 'object') {
     const shown = () => (hidden = false);
-    listen(document, 'visibilitychange', () => (document.visibilityState === 'hidden' ? onHide() : shown()));
+    onVisibility = () => (document.visibilityState === 'hidden' ? onHide() : shown());
+    listen(document, 'visibilitychange', onVisibility);
     listen(window, 'pagehide', onPageHide);
     listen(window, 'pageshow', (event) => {
       shown();
@@ -326,6 +330,7 @@ export function createDelivery(
       return run(true);
     },
     _forget: () => mine.clear(),
+    _hide: (event) => (event.type === 'pagehide' ? onPageHide : onVisibility)(),
     _stop() {
       stopped = true;
       clearTimeout(timer);

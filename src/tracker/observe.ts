@@ -3,6 +3,7 @@
 // MutationObserver). Written against a two-method recorder rather than the tracker, so it can be
 // tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
+import { later } from './later';
 import { type PageView, pageViewOf } from './page-view';
 import { onShadowRoot, walk } from './shadow-roots';
 import { CLICKED, COUNTED, type PlacementFacts, type Tapped, UNOBSERVED, VIEW } from './tap';
@@ -514,9 +515,12 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
     // Inside `at`, across the shadow boundaries above it; a host out of the page is found when inserted.
     for (let node: Node | undefined = shadow.host; node; node = (node.getRootNode() as ShadowRoot).host) if (at.contains(node)) return track(shadow);
   });
-  walk(at, add, track);
+  // The first walk in a later task, not the caller's (issue 51: start-up); the observer and the
+  // hook see what changes meanwhile.
+  const walked = later(() => walk(at, add, track));
 
   return () => {
+    walked();
     unhook();
     mo.disconnect();
     watched.forEach(unwatch);

@@ -70,8 +70,8 @@ export interface TapState {
 export interface Tap {
   /** Passes `report` on to the listener, if there is one. */
   _report: TapListener;
-  /** Makes `listener` the one that hears every report (undefined keeps the current one), and answers the state. */
-  _attach(listener?: TapListener): TapState;
+  /** Makes `listener` the one that hears every report (undefined keeps the current one, null detaches it), and answers the state. */
+  _attach(listener?: TapListener | null): TapState;
 }
 
 /** A tracker, or what `observe` records into: the tap is there when the object is a tracker. */

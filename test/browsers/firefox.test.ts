@@ -10,6 +10,7 @@ import { describeOldQueue } from './old-queue';
 import { describeEngine } from './scenarios';
 import { describeSeen } from './seen';
 import { describeShadow } from './shadow';
+import { describeStartup } from './startup';
 import { prefixConsole } from './engine';
 
 prefixConsole('firefox');
@@ -26,3 +27,4 @@ describeOldQueue('firefox');
 describeCounts('firefox');
 describeSeen('firefox');
 describeShadow('firefox');
+describeStartup('firefox');

@@ -1,4 +1,11 @@
+import { later } from '../../src/tracker/later';
 import type { ExperienceContext } from '../../src/tracker/types';
+
+/**
+ * Resolves once trackers created before the call have started: the start runs in two later tasks
+ * (issue 51), and each task here is asked for only after the previous one ran.
+ */
+export const started = () => new Promise<void>((resolve) => later(() => later(() => later(resolve))));
 
 /** An experience context as the upstream's Fetch Experience returns it. */
 export const context: ExperienceContext = {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EngageError } from '../../src/errors';
 import { createTracker } from '../../src/tracker/create-tracker';
 import type { Tracker, TrackerOptions } from '../../src/tracker/types';
-import { context } from './fixtures';
+import { context, started } from './fixtures';
 
 interface Element {
   customer_id: string;
@@ -136,6 +136,8 @@ describe('reset() (sign-out)', () => {
     const tab = make({ customerId: 'ada' });
     const other = make({ customerId: 'ada' });
     const elsewhere = make({ namespace: 'other-app', customerId: 'ada' });
+    // Each tab's channel is opened by its start, a task after its tracker (issue 51).
+    await started();
     const before = other.shown(context)!;
     tab.reset();
     await messages();
@@ -156,6 +158,7 @@ describe('reset() (sign-out)', () => {
   it('tells the other tabs the customer it fixed, whichever tab delivers', async () => {
     const tab = make({ fetch: flaky });
     const other = make({ customerId: 'carol' });
+    await started();
     const anonymous = tab.shown(context)!;
     tab.identify('ada');
     tab.reset();
