@@ -106,8 +106,10 @@
 //   customer): 8,884 B script tag (+853 over 8,031: the table +341, start-up +228, shadow roots
 //   +296), 5,856 B tracker-only (+248: start-up +191, the literal and sign-out's array +57), 7,784 B
 //   createTracker + observe, 8,305 B with autoObserve, react beside 287, engage-sw.js 4,238 B,
-//   engage.inspect.js 6,369 B. Issue 51 §3 (the bytes back to 7,136 / 5,398) is still to do.
-const BUDGET = { iife: 8_884, trackerOnly: 5_856, react: 287, serviceWorker: 4_238 };
+//   engage.inspect.js 6,369 B; then +15 B each for starting at once when a first task records more
+//   than the 1,000 events held before the start (it dropped the rest: 1,000 of 10,000 in the bench).
+//   Issue 51 §3 (the bytes back to 7,136 / 5,398) is still to do.
+const BUDGET = { iife: 8_899, trackerOnly: 5_871, react: 287, serviceWorker: 4_238 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

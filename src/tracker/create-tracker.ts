@@ -169,6 +169,9 @@ export function createTracker(options: TrackerOptions): Tracker {
     }
     listener?.({ _stage: RECORDED, _event: event });
     if (!customerId && anonymous.length + owners.size < MAX_OWNED) anonymous.push(event);
+    // Held only to keep the first task short: a page that records more than can be held before the
+    // start has paid more than the start costs, and the start must not cost it a single event.
+    if (state === PENDING && !started && held.length >= MAX_HELD) startNow();
     if (state === PENDING) {
       // The first ones are kept: what the visitor saw while the banner was open (the hero) matters most.
       if (held.length < MAX_HELD) held.push(event);

@@ -398,6 +398,15 @@ describe('createTracker', () => {
     expect(delivered()).toEqual([flushed, kept]);
   });
 
+  it('loses nothing recorded in its first task beyond what it holds before the start: 2,500 events, 2,500 delivered once', async () => {
+    const tracker = make({ batchSize: 1_000 });
+    const uuids = Array.from({ length: 2_500 }, () => tracker.shown(context)!);
+    await tracker.flush();
+    expect(new Set(delivered())).toEqual(new Set(uuids));
+    expect(delivered()).toHaveLength(2_500);
+    expect(errors).toEqual([]);
+  });
+
   it('sends undelivered events with keepalive when the page is hidden', async () => {
     const tracker = make();
     const id = tracker.shown(context)!;
