@@ -12,7 +12,12 @@ import { context, FakeIO, freshPage, recorder, view } from './support';
 const original = Element.prototype.attachShadow;
 // What each test started: an autoObserve left running would track the next test's roots.
 const stops: Array<() => void> = [];
-const auto = (...args: Parameters<typeof autoObserve>) => stops[stops.push(autoObserve(...args)) - 1]!;
+/** autoObserve, and the task after it, where its first walk of the page runs (issue 51: start-up). */
+const auto = async (...args: Parameters<typeof autoObserve>) => {
+  const stop = stops[stops.push(autoObserve(...args)) - 1]!;
+  await vi.advanceTimersByTimeAsync(0);
+  return stop;
+};
 beforeEach(() => {
   freshPage(vi);
   // happy-dom's shadow roots cannot hit-test; nothing covers anything here.
@@ -48,7 +53,7 @@ describe('autoObserve in open shadow roots', () => {
     const one = tag(context(1));
     const two = tag(context(2));
     document.body.append(host([one, host([two])]));
-    auto(rec);
+    await auto(rec);
     expect(observed()).toEqual([one, two]);
     view(one, 1);
     view(two, 1);
@@ -60,7 +65,7 @@ describe('autoObserve in open shadow roots', () => {
     const { rec, shown } = recorder();
     const element = document.createElement('x-late');
     document.body.append(element);
-    auto(rec);
+    await auto(rec);
     await flushMutations();
     const root = element.attachShadow({ mode: 'open' });
     const placement = tag(context(3));
@@ -74,7 +79,7 @@ describe('autoObserve in open shadow roots', () => {
 
   it('finds a component that rendered before it was inserted, and a context added or changed inside a root later', async () => {
     const { rec, shown } = recorder();
-    auto(rec);
+    await auto(rec);
     const inner = tag(context(4));
     const component = host([inner]);
     expect(observed()).toEqual([]);
@@ -99,7 +104,7 @@ describe('autoObserve in open shadow roots', () => {
     const first = tag(context(7));
     const component = host([first]);
     document.body.append(component);
-    auto(rec);
+    await auto(rec);
     view(first, 1);
     await vi.advanceTimersByTimeAsync(1_000);
     const again = tag(context(7), '<p>re-rendered</p>');
@@ -116,7 +121,7 @@ describe('autoObserve in open shadow roots', () => {
     const deep = tag(context(9));
     const outer = host([alone, host([deep])]);
     document.body.append(outer);
-    auto(rec);
+    await auto(rec);
     alone.remove();
     await flushMutations();
     expect(observed()).toEqual([deep]);
@@ -139,7 +144,7 @@ describe('autoObserve in open shadow roots', () => {
     const { rec, shown } = recorder();
     const hidden = tag(context(10));
     document.body.append(host([hidden], 'closed'));
-    auto(rec);
+    await auto(rec);
     const later = tag(context(11));
     const closedLater = host([later], 'closed');
     document.body.append(closedLater);
@@ -162,7 +167,7 @@ describe('autoObserve in open shadow roots', () => {
     const placement = tag(context(12), '<a data-engage-b-id="outer">x</a>');
     placement.append(host([button]));
     document.body.append(host([placement]));
-    auto(rec);
+    await auto(rec);
     span.click();
     placement.querySelector('a')!.click();
     expect(clicks().map((c) => c.attributes)).toEqual([{ b_id: 'inner-buy' }, { b_id: 'outer' }]);
@@ -170,7 +175,7 @@ describe('autoObserve in open shadow roots', () => {
 
   it('stop() disconnects everything, and the hook stays inert for it', async () => {
     const { rec, calls } = recorder();
-    const stop = auto(rec);
+    const stop = await auto(rec);
     const first = tag(context(13));
     document.body.append(host([first]));
     await flushMutations();
@@ -190,7 +195,7 @@ describe('autoObserve in open shadow roots', () => {
     const { rec } = recorder();
     const placements = Array.from({ length: 50 }, (_, i) => tag(context(i)));
     document.body.append(host(placements.slice(0, 25)), ...placements.slice(25));
-    auto(rec);
+    await auto(rec);
     let looks = 0;
     for (const el of placements)
       Object.defineProperty(el, 'isConnected', {
@@ -217,7 +222,7 @@ describe('autoObserve in open shadow roots', () => {
     const mine = document.createElement('section');
     const theirs = document.createElement('section');
     document.body.append(mine, theirs);
-    auto(rec, mine);
+    await auto(rec, mine);
     const inMine = document.createElement('x-a');
     const inTheirs = document.createElement('x-b');
     mine.append(inMine);
