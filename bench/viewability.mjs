@@ -65,7 +65,9 @@ try {
 }
 
 const fmt = (v) => v.toFixed(0).padStart(6);
-console.log(`Chromium ${version}, median of ${RUNS}${process.env.SHADOW ? ', tiles in open shadow roots, 10 to a component' : ''}; main-thread ms (load + 3 s | 4 s scroll to the bottom), JS heap KB after GC`);
+console.log(
+  `Chromium ${version}, median of ${RUNS}${process.env.SHADOW ? ', tiles in open shadow roots, 10 to a component' : ''}; main-thread ms (load + 3 s | 4 s scroll to the bottom), JS heap KB after GC`,
+);
 // The cost of a script is what it adds to the page with none; the goal is at most 1.5× the bare
 // observer's cost while scrolling.
 console.log("  tiles | mode     |   load | scroll (script+style+layout) |   heap | over bare: load  scroll   heap | scroll cost ÷ bare's (script+style+layout)");
