@@ -238,7 +238,7 @@ export function createTracker(options: TrackerOptions): Tracker {
   const remember = () => (denied ??= (doc && !destroyed && listenToOtherTabs(), storage((s) => s.getItem(consentKey)) === '1' || gpc));
   const listenToOtherTabs = () => {
     try {
-      (channel = new BroadcastChannel(consentKey)).onmessage = (message) => forget(message.data as typeof owners);
+      (channel = new BroadcastChannel(consentKey)).onmessage = (message) => forget(message.data as Map<string, string | undefined>);
     } catch {
       // No BroadcastChannel (Safari before 15.4): a sign-out reaches this tab only.
     }
