@@ -226,21 +226,29 @@ describe('ops/engage-alerts.yml on series scraped from the proxy', () => {
       await record(1);
       stack.down = false;
       const downFor = Date.now() - recordedAt;
-      // Each tracker's next delivery drops the two, and its request reports them.
-      const flushed = await Promise.all(
-        pages.map((page) =>
-          page.evaluate(() =>
-            (window as unknown as Win).t.flush().then(
-              () => 'ok',
-              (error: Error) => error.name,
+      // Each tracker's next delivery drops the two, and its request reports them. A retry during
+      // the outage that fell between the two events' expiry (a renderer descheduled between the two
+      // shown() calls on a loaded machine) dropped the first alone, in a report of its own that the
+      // first delivery carries; the second's count then rides on the delivery after it.
+      const flush = () =>
+        Promise.all(
+          pages.map((page) =>
+            page.evaluate(() =>
+              (window as unknown as Win).t.flush().then(
+                () => 'ok',
+                (error: Error) => error.name,
+              ),
             ),
           ),
-        ),
-      );
-      expect(flushed).toEqual(Array.from({ length: REPORTING }, () => 'ok'));
+        );
+      expect(await flush()).toEqual(Array.from({ length: REPORTING }, () => 'ok'));
+      await record(1);
+      expect(await flush()).toEqual(Array.from({ length: REPORTING }, () => 'ok'));
       scrapes.push(await scrape(stack));
       const last = scrapes.at(-1)!;
-      expect(figure(last, 'engage_proxy_loss_reports_total{reason="expired"}')).toBe(REPORTING);
+      const reports = figure(last, 'engage_proxy_loss_reports_total{reason="expired"}');
+      expect(reports).toBeGreaterThanOrEqual(REPORTING);
+      expect(reports).toBeLessThanOrEqual(2 * REPORTING);
       expect(figure(last, 'engage_proxy_client_dropped_events_total{reason="expired"}')).toBe(2 * REPORTING);
       expect(figure(last, 'engage_proxy_reports_over_budget_total{kind="loss"}')).toBe(0);
       const output = runPromtool(
@@ -258,7 +266,7 @@ describe('ops/engage-alerts.yml on series scraped from the proxy', () => {
       const deliveries = figure(last, 'engage_proxy_deliveries_total');
       figures.push(
         `B | ${REPORTING} Chromium trackers, proxy down ${(downFor / 1000).toFixed(1)} s, past a 3 s maxEventAge | deliveries ${deliveries}, ` +
-          `loss reports {expired} ${figure(last, 'engage_proxy_loss_reports_total{reason="expired"}')} (${((100 * REPORTING) / deliveries).toFixed(1)} % of deliveries), ` +
+          `loss reports {expired} ${reports} (${((100 * reports) / deliveries).toFixed(1)} % of deliveries), ` +
           `dropped {expired} ${figure(last, 'engage_proxy_client_dropped_events_total{reason="expired"}')} | promtool: EngageEventsLost fires for expired at 20 m and 55 m, quiet at 10 m and 70 m (SUCCESS)`,
       );
     } finally {
