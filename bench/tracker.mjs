@@ -14,7 +14,10 @@ import { startStackWithBaseline } from './baseline.mjs';
 const n = Number(process.argv[2] ?? 10_000);
 
 const { stack, baseline } = await startStackWithBaseline();
-const browser = await chromium.launch(chromiumLaunchOptions());
+const launch = chromiumLaunchOptions();
+// gc() for the warm loop: each of its rounds starts from a collected heap (tracker-bench.js).
+launch.args.push('--js-flags=--expose-gc');
+const browser = await chromium.launch(launch);
 const received = async () => await (await fetch(`${stack.emulatorUrl}/_emulator/experience-events`)).json();
 const reset = () => fetch(`${stack.emulatorUrl}/_emulator/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
@@ -33,11 +36,17 @@ async function measure(kind, build = 'this', count = n) {
 }
 
 try {
-  // Alternated, so that a noisy neighbour on the machine hits both builds alike.
-  const ours = await measure('ours');
-  const base = baseline ? await measure('ours', 'baseline') : undefined;
-  const warm = await measure('oursWarm');
-  const baseWarm = baseline ? await measure('oursWarm', 'baseline') : undefined;
+  // Alternated, so that a noisy neighbour on the machine hits both builds alike; each figure is the
+  // run with the median µs per event of RUNS (one loop is a sample of one: 2× apart on a busy machine).
+  const runs = { ours: [], base: [], warm: [], baseWarm: [] };
+  for (let i = 0; i < RUNS; i++) {
+    runs.ours.push(await measure('ours'));
+    if (baseline) runs.base.push(await measure('ours', 'baseline'));
+    runs.warm.push(await measure('oursWarm'));
+    if (baseline) runs.baseWarm.push(await measure('oursWarm', 'baseline'));
+  }
+  const mid = (list) => list.sort((a, b) => a.callUs - b.callUs)[list.length >> 1];
+  const [ours, base, warm, baseWarm] = [runs.ours, runs.base, runs.warm, runs.baseWarm].map(mid);
   const naive = await measure('naive');
   const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(1)}×` : 'n/a');
   const row = (label, o, b, v, better) => console.log(`${label.padEnd(36)} ${o.padStart(14)} ${(b ?? '').padStart(14)} ${v.padStart(14)} ${better.padStart(12)}`);
