@@ -3,6 +3,7 @@
 // MutationObserver). Written against a two-method recorder rather than the tracker, so it can be
 // tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
+import { noop, warn } from './console';
 import { later } from './later';
 import { type PageView, pageViewOf } from './page-view';
 import { onShadowRoot, walk } from './shadow-roots';
@@ -41,8 +42,6 @@ const B_ID = 'data-engage-b-id';
  */
 export const impressionKey = (context: ExperienceContext): string => [context.cid, context.experience, context.svc_variation_id, context.audience_id].join('|');
 
-const noop = () => {};
-
 /** Calls into the recorder: the tracker never throws, a custom recorder might, and the page must go on. */
 const call = (fn: () => unknown) => {
   try {
@@ -55,7 +54,7 @@ const call = (fn: () => unknown) => {
 function reportTo(options: ObserveOptions, field: string, rule: string): void {
   const error = new ValidationError(field, rule);
   // Without an onError the warning is the only trace: the tracker's own onError cannot be reached from here.
-  call(() => (options.onError ? options.onError(error) : console.warn(`engage-sdk: ${error.message}`)));
+  call(() => (options.onError ? options.onError(error) : warn(error)));
 }
 
 /** The context carried by `element`'s data-engage-context as a JSON object, or undefined. */

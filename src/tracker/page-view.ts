@@ -5,6 +5,7 @@
 // is built on it) imports this, so a tracker-only bundle carries none of it; nothing runs before
 // the first placement is observed (SSR-safe, no listener at import).
 import { ValidationError } from '../errors';
+import { warn } from './console';
 
 /**
  * Which part of the URL starts a new page view when it changes: `'path'` (a listing whose filters
@@ -107,6 +108,6 @@ export function followPageViews(tracker: object, follow?: PageViewFollow | null)
   // Compared, not looked up: the script tag's minifier writes `false` as 0 (rollup.config.mjs).
   const known = FOLLOW.indexOf(follow ?? 'path+query') + 1;
   const off = follow === false;
-  if (!known && !off) console.warn(`engage-sdk: ${new ValidationError('follow', "must be 'path', 'path+query', 'path+query+hash' or false").message}`);
+  if (!known && !off) warn(new ValidationError('follow', "must be 'path', 'path+query', 'path+query+hash' or false"));
   view.at = part((view.parts = off ? 0 : known || 2));
 }
