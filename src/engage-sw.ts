@@ -17,6 +17,7 @@
 // only events recorded under consent, and a denial empties it), and events recorded before the
 // page knew its customer (they wait for a page that calls identify()).
 import { createStore, get, set } from 'idb-keyval';
+import { noop } from './tracker/console';
 import { createDelivery } from './tracker/delivery';
 import { createDropCounts } from './tracker/drop-counts';
 import { createEventQueue } from './tracker/event-queue';
@@ -41,7 +42,6 @@ type SyncConfig = TrackerOptions & { url: string };
 // One store function for the worker's life: its writes and reads then reach IndexedDB in the
 // order they were asked for, so a sync fired right after a page's message reads what it said.
 const configs = createStore('engage-sdk-sw-v1', 'config');
-const noop = () => {};
 // The worker's console is the only place a worker can say what went wrong.
 const warn = (error: Error) => console.warn(`engage-sdk (service worker): ${error.message}`);
 

@@ -2,7 +2,7 @@
 // and each placement's, and the words that say why a placement did or did not count. No DOM
 // writes here, so the wording is tested without a browser.
 import { isValidationError } from '../errors';
-import { buildEvent, SHOWN } from '../tracker/experience-event';
+import { attributesOf } from '../tracker/experience-event';
 import type { LifecycleEvent, NotSeen, TrackerState } from '../tracker/lifecycle';
 import type { ExperienceContext } from '../tracker/types';
 
@@ -207,7 +207,7 @@ export function describeCustomer(customerId: string | undefined, queued: number)
 /** The tracker's own rule for a context, or undefined when it passes. */
 function validate(context: ExperienceContext): string | undefined {
   try {
-    buildEvent(SHOWN, context, undefined, undefined, Date.now());
+    attributesOf(context, undefined);
     return undefined;
   } catch (error) {
     return isValidationError(error) ? `${error.field}: ${error.rule}` : String(error);

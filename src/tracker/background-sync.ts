@@ -1,4 +1,5 @@
 import { type EngageError, ValidationError } from '../errors';
+import { noop } from './console';
 import { later } from './later';
 import { SYNC_TAG, type SyncConfigMessage } from './sync-config';
 import type { TrackerOptions } from './types';
@@ -10,7 +11,6 @@ interface SyncRegistration {
 
 // Declared only: read with `typeof`, which is safe where it does not exist.
 declare const SyncManager: unknown;
-const noop = () => {};
 
 /**
  * Delivery without this page: registers `options.serviceWorker` (dist/engage-sw.js, or the site's

@@ -1,5 +1,6 @@
 import { DroppedEventsError, type EngageError, ValidationError } from '../errors';
 import { backgroundSync } from './background-sync';
+import { noop, warn } from './console';
 import { createDelivery, type Delivery } from './delivery';
 import { CONSENT_OVERFLOW, createDropCounts, DESTROYED, INVALID } from './drop-counts';
 import { createEventQueue, DATABASE, type EventQueue } from './event-queue';
@@ -8,7 +9,6 @@ import { later } from './later';
 import { RECORDED, STORED, type Tap, type Tapped, type TapListener } from './tap';
 import type { ConsentState, ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
-const noop = () => {};
 const GRANTED = 'granted';
 const PENDING = 'pending';
 const DENIED = 'denied';
@@ -66,7 +66,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     report(error);
     if (!warned.has(error.message)) {
       warned.add(error.message);
-      console.warn(`engage-sdk: ${error.message}`);
+      warn(error);
     }
     return undefined;
   }

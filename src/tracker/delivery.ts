@@ -1,5 +1,6 @@
 import { DroppedEventsError, type EngageError, HttpError, NetworkError, ValidationError } from '../errors';
 import { type Batch, takeBatch } from './batch';
+import { noop, warn } from './console';
 import type { EventQueue } from './event-queue';
 import { type DropCounts, EXPIRED, QUEUE_FULL, REFUSED } from './drop-counts';
 import { stealFlushLock, withFlushLock } from './flush-lock';
@@ -13,7 +14,6 @@ const KEEPALIVE_BUDGET = 60_000;
 // This tab's undelivered events kept for a closing page to send (the newest 500 to 1,000): more
 // never fit the keepalive budget.
 const KEPT_FOR_HIDE = 500;
-const noop = () => {};
 
 /** What the tracker drives delivery with: how queued events reach the proxy. */
 export interface Delivery {
@@ -138,7 +138,7 @@ export function createDelivery(
             const error = new ValidationError('customerId', `is not set: ${waiting} event(s) wait for identify()`);
             if (explicit) throw error;
             // Said once, not at every run: events held for want of a customer were a silence (issue 43).
-            if (!toldWaiting) console.warn(`engage-sdk: ${error.message}`);
+            if (!toldWaiting) warn(error);
             toldWaiting = true;
           }
         },

@@ -35,16 +35,11 @@ function fail(field: string, rule: string): never {
 }
 
 /**
- * Validates the caller's input and builds the event to queue. Throws `ValidationError` naming the
- * field and the rule; the tracker turns that into `onError`, never into a throw into the page.
+ * An event's attributes: the context's fields and the extra ones, validated. Apart from
+ * buildEvent so that the inspector checks a context without drawing a UUID: its bundle carried
+ * uuid.ts for that alone (−257 B gzip of dist/engage.inspect.js).
  */
-export function buildEvent(
-  action: string,
-  context: ExperienceContext,
-  extra: ExtraAttributes | null | undefined,
-  customerId: string | undefined,
-  now: number,
-): StoredEvent {
+export function attributesOf(context: ExperienceContext, extra: ExtraAttributes | null | undefined): Record<string, AttributeValue> {
   if (notObject(context)) fail('context', 'must be an object');
   // One literal of named reads, not a loop over the field names: keyed reads and writes are
   // megamorphic until the JIT has warmed up, and this is most of what a first `shown()` costs
@@ -80,13 +75,29 @@ export function buildEvent(
             : fail(ATTRIBUTES + name, 'must be a string, finite number or boolean');
     }
   }
+  return attributes;
+}
+
+/**
+ * Validates the caller's input and builds the event to queue. Throws `ValidationError` naming the
+ * field and the rule; the tracker turns that into `onError`, never into a throw into the page.
+ */
+export function buildEvent(
+  action: string,
+  context: ExperienceContext,
+  extra: ExtraAttributes | null | undefined,
+  customerId: string | undefined,
+  now: number,
+): StoredEvent {
   return {
     uuid: uuidV4(),
     action,
     time: Math.floor(now / 1000),
     offset: offsetAt(now),
     customerId,
-    attributes,
+    // Validated after the UUID is drawn (a refused event wastes one): as a separate statement before
+    // the literal, terser keeps the call apart, +6 B gzip of every tracker bundle.
+    attributes: attributesOf(context, extra),
     recordedAt: now,
   };
 }

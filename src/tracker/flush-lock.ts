@@ -1,3 +1,5 @@
+import { noop } from './console';
+
 /**
  * Runs `fn` while this tab alone may flush the shared queue, so no event is sent by two tabs at
  * once: a Web Lock, which the browser releases when its tab dies (no orphaned lock, snowplow #349).
@@ -21,5 +23,5 @@ export function withFlushLock<T>(name: string, wait: boolean, fn: () => Promise<
  * stolen request rejects, which ends the run that made it.
  */
 export function stealFlushLock(name: string): void {
-  void globalThis.navigator?.locks?.request(name, { steal: true }, () => {});
+  void globalThis.navigator?.locks?.request(name, { steal: true }, noop);
 }

@@ -3,8 +3,9 @@
 // MutationObserver). Written against a two-method recorder rather than the tracker, so it can be
 // tested (and reused) without the queue. Touches no global until called: SSR-safe.
 import { type EngageError, ValidationError } from '../errors';
+import { noop, warn } from './console';
 import { later } from './later';
-import { type PageView, pageViewOf } from './page-view';
+import { type PageView, pageViewOf } from './page-views';
 import { onShadowRoot, walk } from './shadow-roots';
 import { CLICKED, COUNTED, type PlacementFacts, type Tapped, UNOBSERVED, VIEW } from './tap';
 import type { ExperienceContext, ExtraAttributes } from './types';
@@ -41,8 +42,6 @@ const B_ID = 'data-engage-b-id';
  */
 export const impressionKey = (context: ExperienceContext): string => [context.cid, context.experience, context.svc_variation_id, context.audience_id].join('|');
 
-const noop = () => {};
-
 /** Calls into the recorder: the tracker never throws, a custom recorder might, and the page must go on. */
 const call = (fn: () => unknown) => {
   try {
@@ -55,7 +54,7 @@ const call = (fn: () => unknown) => {
 function reportTo(options: ObserveOptions, field: string, rule: string): void {
   const error = new ValidationError(field, rule);
   // Without an onError the warning is the only trace: the tracker's own onError cannot be reached from here.
-  call(() => (options.onError ? options.onError(error) : console.warn(`engage-sdk: ${error.message}`)));
+  call(() => (options.onError ? options.onError(error) : warn(error)));
 }
 
 /** The context carried by `element`'s data-engage-context as a JSON object, or undefined. */
@@ -251,13 +250,13 @@ function onEntry(p: Placement, { isIntersecting, intersectionRatio, intersection
     (intersectionRatio >= 0.5 ||
       // A placement taller than the viewport can never be half visible: half the screen will do.
       (!!root && rect.width * rect.height * 2 >= root.width * root.height));
-  tickOn(p, p._inView && !p._view.seen.has(p._key));
+  tickOn(p, p._inView && !p._view._seen.has(p._key));
   tick(p);
 }
 
 /** Looks again: the timer's tick, a new entry, the tab shown or hidden, a new page view. */
 function tick(p: Placement): void {
-  const counted = p._view.seen.has(p._key);
+  const counted = p._view._seen.has(p._key);
   const doc = p._element.ownerDocument as Document & { prerendering?: boolean };
   // A hidden tab or a prerendered page: nobody is looking, whatever the placement shows.
   const away = doc.visibilityState === 'hidden' || !!doc.prerendering;
@@ -286,7 +285,7 @@ function tick(p: Placement): void {
   }
   // Looked at every TICK, so the second ends on a tick at most TICK after it is complete.
   if (p._since !== undefined && now - p._since >= 1000) {
-    p._view.seen.add(p._key);
+    p._view._seen.add(p._key);
     settle(p);
     const context = contextOf(p);
     call(() => context && tell(p, { _stage: COUNTED, _uuid: p._recorder.shown(context) }));
@@ -304,7 +303,7 @@ function rest(p: Placement): void {
 function settle(p: Placement): void {
   rest(p);
   let waiting = false;
-  each(p._shared._watches.get(p._element), (q) => (waiting ||= !q._view.seen.has(q._key)));
+  each(p._shared._watches.get(p._element), (q) => (waiting ||= !q._view._seen.has(q._key)));
   if (!waiting) p._shared._io?.unobserve(p._element);
 }
 
@@ -314,7 +313,7 @@ function restart(p: Placement): void {
   p._told = undefined;
   p._inView = false;
   // Observed anew either way, so that an entry for the element (and so for this placement) comes now.
-  if (!p._view.seen.has(p._key)) {
+  if (!p._view._seen.has(p._key)) {
     p._shared._io?.unobserve(p._element);
     p._shared._io?.observe(p._element);
   }
@@ -379,7 +378,7 @@ function watch(recorder: Recorder, element: Element, given: ExperienceContext | 
   if (!s._io) reportTo(opts, 'IntersectionObserver', 'is not available');
   if (!s._views.has(view)) {
     s._views.add(view);
-    view.restart.add(() => s._watches.forEach((first) => each(first, (p) => p._view === view && restart(p))));
+    view._restart.add(() => s._watches.forEach((first) => each(first, (p) => p._view === view && restart(p))));
   }
   const root = element.getRootNode();
   const listener = (root as ShadowRoot).mode === 'closed' ? root : doc;

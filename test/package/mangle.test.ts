@@ -244,9 +244,10 @@ describe('the build', () => {
       // A stored event's fields, read back into the request body (batch.ts).
       for (const field of ['customerId', 'attributes', 'offset', 'time', 'action']) expect(code).toMatch(new RegExp(`\\.${field}\\b`));
     }
-    // A stored event is written with these fields (experience-event.ts).
-    expect(script).toMatch(/uuid:\w+\(\),action:\w+,time:/);
-    expect(script).toMatch(/customerId:\w+,attributes:\w+,recordedAt:\w+/);
+    // A stored event is written with these fields (experience-event.ts): a minified name may be `$`,
+    // and the attributes a call (attributesOf).
+    expect(script).toMatch(/uuid:[\w$]+\(\),action:[\w$]+,time:/);
+    expect(script).toMatch(/customerId:[\w$]+,attributes:[\w$]+(\([\w$,]*\))?,recordedAt:[\w$]+/);
     // The worker's message: [tag, url, options] under the tag `engage-sdk:<namespace>`.
     expect(script).toContain('"engage-sdk:"');
     expect(worker).toContain('"engage-sdk:"');
