@@ -5,7 +5,7 @@
 import { type EngageError, ValidationError } from '../errors';
 import { noop, warn } from './console';
 import { later } from './later';
-import { type PageView, pageViewOf } from './page-views';
+import { type PageView, pageViewOf } from './page-view-state';
 import { onShadowRoot, walk } from './shadow-roots';
 import { CLICKED, COUNTED, type PlacementFacts, type Tapped, UNOBSERVED, VIEW } from './tap';
 import type { ExperienceContext, ExtraAttributes } from './types';

@@ -6,7 +6,7 @@
 // the first placement is observed (SSR-safe, no listener at import).
 import { ValidationError } from '../errors';
 import { warn } from './console';
-import { begin, pageViewOf, part } from './page-views';
+import { begin, pageViewOf, part } from './page-view-state';
 
 /**
  * Which part of the URL starts a new page view when it changes: `'path'` (a listing whose filters
