@@ -119,7 +119,11 @@
 //   5,871 → 5,868 B tracker-only, 7,799 → 7,778 B createTracker + observe, 8,322 → 8,291 B with
 //   autoObserve, react beside 287 → 293, engage-sw.js 4,238 → 4,237, engage.inspect.js 6,369 →
 //   6,105. Trimming alone does not reach 7,136 / 5,398: what is left is behaviour.
-const BUDGET = { iife: 8_827, trackerOnly: 5_868, react: 293, serviceWorker: 4_237 };
+// - a denial's clear chained in the queue like a write (a grant right after a remembered denial
+//   lost what it recorded when finding the database took longer than its write: the clear ran
+//   after it): +1 B script tag (8,828), +3 B tracker-only (5,871), +17 B engage-sw.js (4,254: the
+//   queue's clear is its code too), react beside 294; createTracker + observe 7,777.
+const BUDGET = { iife: 8_828, trackerOnly: 5_871, react: 294, serviceWorker: 4_254 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

@@ -1,6 +1,6 @@
 import { DroppedEventsError, type EngageError, ValidationError } from '../errors';
 import { backgroundSync } from './background-sync';
-import { noop, warn } from './console';
+import { warn } from './console';
 import { createDelivery, type Delivery } from './delivery';
 import { CONSENT_OVERFLOW, createDropCounts, DESTROYED, INVALID } from './drop-counts';
 import { createEventQueue, DATABASE, type EventQueue } from './event-queue';
@@ -119,15 +119,11 @@ export function createTracker(options: TrackerOptions): Tracker {
       overflow = 0;
       if (!gpc) storage((s) => s.setItem(consentKey, '1'));
       delivery?._forget();
-      // The durable queue goes too, whether or not this page ever used it. Only a database that
-      // exists is opened: opening creates one, and a denial writes nothing about the visitor.
-      try {
-        const exists: Promise<boolean> =
-          queue || !('databases' in indexedDB) ? Promise.resolve(true) : indexedDB.databases().then((all) => all.some((db) => db.name === DATABASE));
-        exists.then((found) => (found ? (queue ?? newQueue())._clear() : undefined)).catch(noop);
-      } catch {
-        // No IndexedDB (SSR): nothing to clear.
-      }
+      // The durable queue goes too, whether or not this page ever used it; a grant after this
+      // writes to the same queue, after the clear. Only a database that exists is opened: opening
+      // creates one, and a denial writes nothing about the visitor. Without `databases()` (Firefox
+      // before 126) one is assumed; without IndexedDB (SSR), none (the check throws).
+      void (queue ??= newQueue())._clear(async () => !('databases' in indexedDB) || (await indexedDB.databases()).some((db) => db.name === DATABASE));
     } else if (next === GRANTED && !destroyed) {
       storage((s) => s.removeItem(consentKey));
       queue ??= newQueue();

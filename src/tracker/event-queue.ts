@@ -25,8 +25,11 @@ export interface EventQueue {
   _read(): Promise<StoredEvent[]>;
   /** Removes these events, by UUID (only the caller that read them, under the flush lock, does this). */
   _remove(events: StoredEvent[]): Promise<void>;
-  /** Removes every event of the namespace, and its loss report's counts. */
-  _clear(): Promise<void>;
+  /**
+   * Removes every event of the namespace queued before the call, and its loss report's counts;
+   * a database this queue has not opened is opened only if `exists` (it would be created).
+   */
+  _clear(exists: () => Promise<boolean>): Promise<void>;
   /** The record `key` (a string: no range of the queue's array keys reaches it), in a readonly transaction; undefined when absent or when IndexedDB failed. */
   _get<T>(key: string): Promise<T | undefined>;
   /**
@@ -55,7 +58,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
   const segmentOf = new Map<string, Key>();
   const range = () => IDBKeyRange.bound([namespace], [namespace, []]);
   let pending: StoredEvent[] = [];
-  let writing: Promise<unknown> = Promise.resolve();
+  let writing: Promise<void> = Promise.resolve();
   let db: Promise<UseStore> | undefined;
   let opened = false;
   let failed = false;
@@ -192,12 +195,17 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
 
     _remove: remove,
 
-    async _clear() {
+    _clear(exists) {
       memory.clear();
       pending = [];
-      await writing;
-      // The loss report's counts too (drop-counts.ts): a denial sends nothing more.
-      await tx('readwrite', (s) => (s.delete(range()), s.delete(`drops:${namespace}`), done(s)));
+      // Chained like a write, in the call's order: what a grant after the denial writes is never
+      // removed by the denial's clear (an existence check and a connection later, it could run
+      // after that write's transaction).
+      return (writing = writing.then(async () => {
+        if (opened || (await exists().catch(() => false)))
+          // The loss report's counts too (drop-counts.ts): a denial sends nothing more.
+          await tx('readwrite', (s) => (s.delete(range()), s.delete(`drops:${namespace}`), done(s)));
+      }));
     },
   };
 }

@@ -350,6 +350,23 @@ describe('createTracker', () => {
     expect(delivered()).toEqual([id]);
   });
 
+  it('a grant right after a remembered denial keeps what it records: the denial clears the queue first, however slow finding the database is', async () => {
+    const tracker = make();
+    tracker.optOut();
+    tracker.destroy();
+    // The denial's clear asks whether the database exists; an answer later than the grant's
+    // write (a busy browser) removed the event recorded after the grant.
+    const databases = indexedDB.databases.bind(indexedDB);
+    vi.spyOn(indexedDB, 'databases').mockImplementation(() => new Promise((resolve) => setTimeout(() => resolve(databases()), 100)));
+    const next = make();
+    await started();
+    next.optIn();
+    const id = next.shown(context)!;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await next.flush();
+    expect(delivered()).toEqual([id]);
+  });
+
   it('flushes on its own once batchSize events are recorded', async () => {
     const tracker = make({ batchSize: 3, flushInterval: 3_600_000 });
     const ids = [tracker.shown(context), tracker.shown(context), tracker.shown(context)];
