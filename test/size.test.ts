@@ -123,7 +123,12 @@
 //   lost what it recorded when finding the database took longer than its write: the clear ran
 //   after it): +1 B script tag (8,828), +3 B tracker-only (5,871), +17 B engage-sw.js (4,254: the
 //   queue's clear is its code too), react beside 294; createTracker + observe 7,777.
-const BUDGET = { iife: 8_828, trackerOnly: 5_871, react: 294, serviceWorker: 4_254 };
+// - a pagehide while the page is still visible (Firefox closing a tab fires it before
+//   visibilitychange, and loses the requests of either at random: CI lost all 30 events of a page
+//   closed before its start) is not the whole hide: the visibilitychange after it sends again
+//   what this tab holds: +20 B script tag (8,848), +14 B tracker-only (5,885), +16 B engage-sw.js
+//   (4,270), react beside 293; createTracker + observe 7,796, with autoObserve 8,313.
+const BUDGET = { iife: 8_848, trackerOnly: 5_885, react: 294, serviceWorker: 4_270 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

@@ -459,6 +459,29 @@ describe('createTracker', () => {
     tracker.destroy();
   });
 
+  it('a pagehide while still visible (Firefox closing a tab) beacons, and the visibilitychange after it sends the same events again with keepalive', async () => {
+    vi.stubGlobal('fetch', fetchStub);
+    const tracker = make({ fetch: undefined });
+    await tracker.flush();
+    const ids = [tracker.shown(context)!, tracker.shown(context)!];
+    const beacons: string[] = [];
+    Object.defineProperty(navigator, 'sendBeacon', { value: (_: string, body: string) => beacons.push(body) > 0, configurable: true });
+    try {
+      window.dispatchEvent(new Event('pagehide'));
+      expect(beacons).toHaveLength(1);
+      expect(sent).toEqual([]);
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    } finally {
+      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+      delete (navigator as { sendBeacon?: unknown }).sendBeacon;
+      vi.unstubAllGlobals();
+    }
+    expect(JSON.parse(beacons[0]!).elements[0].actions.map((event: { svc_event_uuid: string }) => event.svc_event_uuid)).toEqual(ids);
+    expect(sent).toMatchObject([{ uuids: ids, keepalive: true }]);
+    tracker.destroy();
+  });
+
   it('destroy() removes its listeners and timers: nothing is sent afterwards', async () => {
     const tracker = make({ flushInterval: 100 });
     tracker.shown(context);
