@@ -6,10 +6,10 @@
 // of docs/consent.md run against stand-ins for the consent managers' page APIs
 // (pages/fake-cmps.js reads each recipe from the guide).
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { startStack } from '../../demo/stack.mjs';
-import { type Engine, type EngineName, type EnginePage, launchEngine, until } from './engine';
-import { emulatorAdmin, type Received, startTestStack, type TestStack } from './stack';
+import { type Engine, type EngineName, type EnginePage, until } from './engine';
+import { emulatorAdmin, type Received, withEngineAndStack, type TestStack } from './stack';
 import { builtApps } from './apps/ready';
 
 type Call = { method: string; experience: string | undefined; uuid: string | null };
@@ -68,15 +68,11 @@ export function describeConsent(name: EngineName): void {
     let page: EnginePage | undefined;
     const rows: string[] = [];
 
-    beforeAll(async () => {
-      stack = await startTestStack();
-      engine = await launchEngine(name);
-    });
-    afterAll(async () => {
-      await engine?.close();
-      await stack?.close();
-      console.log([`[consent] ${engine?.version}`, ...rows].join('\n'));
-    });
+    withEngineAndStack(
+      name,
+      (started, at) => ((engine = started), (stack = at)),
+      () => [`[consent] ${engine?.version}`, ...rows],
+    );
     beforeEach(async () => {
       await page?.close().catch(() => {});
       // A clean origin: the profile lives as long as the engine.

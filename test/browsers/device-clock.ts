@@ -2,9 +2,9 @@
 // whose `Date` and `performance.timeOrigin` are moved (pages/clock.js, before anything else runs),
 // against the real proxy and emulator. Every event must arrive once, dated by the true time: the
 // tracker states when it sent each request, and the proxy dates the events by its own clock.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Engine, type EngineName, type EnginePage, launchEngine, until } from './engine';
-import { startTestStack, type TestStack } from './stack';
+import { describe, expect, test } from 'vitest';
+import { type Engine, type EngineName, type EnginePage, until } from './engine';
+import { withEngineAndStack, type TestStack } from './stack';
 import type { DeliveredEvent } from './stack';
 
 type ClockWin = Window & {
@@ -32,15 +32,11 @@ export function describeDeviceClocks(name: EngineName): void {
     let stack: TestStack;
     const figures: string[] = [];
 
-    beforeAll(async () => {
-      stack = await startTestStack();
-      engine = await launchEngine(name);
-    });
-    afterAll(async () => {
-      await engine?.close();
-      await stack?.close();
-      console.log([`[clocks] ${name}`, ...figures].join('\n'));
-    });
+    withEngineAndStack(
+      name,
+      (started, at) => ((engine = started), (stack = at)),
+      () => [`[clocks] ${name}`, ...figures],
+    );
 
     /** Opens the clock page with the device `skew` ms off (and more of the query), ready to record. */
     async function open(skew: number, query = ''): Promise<EnginePage> {

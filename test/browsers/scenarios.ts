@@ -2,9 +2,9 @@
 // real browser, real proxy, real emulator on 127.0.0.1. Each scenario checks what was delivered
 // against what the page recorded (same UUIDs, each once) and adds a row to the engine's figures,
 // printed when the engine is done so they can be quoted.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { type Engine, type EngineName, type EnginePage, launchEngine, openedPages, until } from './engine';
-import { startTestStack, type TestStack } from './stack';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { type Engine, type EngineName, type EnginePage, openedPages, until } from './engine';
+import { withEngineAndStack, type TestStack } from './stack';
 
 interface Row {
   scenario: string;
@@ -37,19 +37,17 @@ export function describeEngine(name: EngineName): void {
     const rows: Row[] = [];
     const started = Date.now();
 
-    beforeAll(async () => {
-      stack = await startTestStack();
-      engine = await launchEngine(name);
-    });
-    afterAll(async () => {
-      await engine?.close();
-      await stack?.close();
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      const lines = rows.map(
-        (row) => `[engines] ${name} | ${row.scenario} | ${row.delivered}/${row.recorded} | ${row.duplicates} dup | ${row.ms} ms${row.note ? ` | ${row.note}` : ''}`,
-      );
-      console.log([`[engines] ${name}: ${engine?.version}, suite ${seconds} s`, ...lines].join('\n'));
-    });
+    withEngineAndStack(
+      name,
+      (started, at) => ((engine = started), (stack = at)),
+      () => {
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        const lines = rows.map(
+          (row) => `[engines] ${name} | ${row.scenario} | ${row.delivered}/${row.recorded} | ${row.duplicates} dup | ${row.ms} ms${row.note ? ` | ${row.note}` : ''}`,
+        );
+        return [`[engines] ${name}: ${engine?.version}, suite ${seconds} s`, ...lines];
+      },
+    );
     beforeEach(async (context) => {
       // A queue per scenario: the profile (and its IndexedDB) lives as long as the engine.
       namespace = context.task.name.replace(/\W+/g, '-').slice(0, 40);

@@ -10,9 +10,9 @@
 // - a cookie wall over the page, accepted after 3 s: the hero counts once, a second after;
 // - a fade carousel from npm (Swiper, effect 'fade', autoplay), four slides as placements, watched
 //   6 s: one impression for each slide shown a second or more, none for the one shown ~0.5 s.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { type Engine, type EngineName, type EnginePage, launchEngine, openedPages, until } from './engine';
-import { startTestStack, type TestStack } from './stack';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type Engine, type EngineName, type EnginePage, openedPages, until } from './engine';
+import { withEngineAndStack, type TestStack } from './stack';
 
 /** An automatic shown/clicked call; the pages' placements are named by their experience (= cid). */
 interface Call {
@@ -41,15 +41,11 @@ export function describeSeen(name: EngineName): void {
     const pages = openedPages(() => engine);
     const figures: string[] = [];
 
-    beforeAll(async () => {
-      stack = await startTestStack();
-      engine = await launchEngine(name);
-    });
-    afterAll(async () => {
-      await engine?.close();
-      await stack?.close();
-      console.log([`[engines] ${name}: impressions a person could see`, ...figures].join('\n'));
-    });
+    withEngineAndStack(
+      name,
+      (started, at) => ((engine = started), (stack = at)),
+      () => [`[engines] ${name}: impressions a person could see`, ...figures],
+    );
     afterEach(() => pages.closeAll());
 
     /** Opens `page` on a fresh emulator; resolves once the tag's calls are watched. */

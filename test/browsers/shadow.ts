@@ -5,9 +5,9 @@
 // closed root declared by its component with Engage.observe, one in a declarative shadow root
 // parsed with the page and one set later with setHTMLUnsafe; real clicks on a b_id control in a
 // shadow root, and on one in a component inside the placement (read along the composed path).
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { type Engine, type EngineName, launchEngine, openedPages, until } from './engine';
-import { startTestStack, type TestStack } from './stack';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type Engine, type EngineName, openedPages, until } from './engine';
+import { withEngineAndStack, type TestStack } from './stack';
 
 interface Call {
   method: string;
@@ -32,15 +32,11 @@ export function describeShadow(name: EngineName): void {
     const pages = openedPages(() => engine);
     const figures: string[] = [];
 
-    beforeAll(async () => {
-      stack = await startTestStack();
-      engine = await launchEngine(name);
-    });
-    afterAll(async () => {
-      await engine?.close();
-      await stack?.close();
-      console.log([`[engines] ${name}: placements in shadow roots`, ...figures].join('\n'));
-    });
+    withEngineAndStack(
+      name,
+      (started, at) => ((engine = started), (stack = at)),
+      () => [`[engines] ${name}: placements in shadow roots`, ...figures],
+    );
     afterEach(() => pages.closeAll());
 
     test('Lit components: each placement counts once, the removed one never, clicks carry the b_id inside', async () => {

@@ -3,10 +3,9 @@
 // each event was counted for: what either tab recorded before the sign-out (and could not deliver
 // yet: the proxy is down) is the first customer's; what either tab records after it waits for the
 // next identify(), in the other tab too (BroadcastChannel); each event arrives once.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { type Engine, type EngineName, type EnginePage, openedPages, until } from './engine';
-import { launchEngine } from './engine';
-import { startTestStack, type TestStack } from './stack';
+import { withEngineAndStack, type TestStack } from './stack';
 
 type Win = Window & { engageReady?: boolean; wipe(): Promise<boolean> };
 
@@ -19,15 +18,8 @@ export function describeSignOut(name: EngineName): void {
     let stack: TestStack;
     const tabs = openedPages(() => engine);
 
-    beforeAll(async () => {
-      stack = await startTestStack();
-      engine = await launchEngine(name);
-    });
-    afterAll(async () => {
-      await tabs.closeAll();
-      await engine?.close();
-      await stack?.close();
-    });
+    withEngineAndStack(name, (started, at) => ((engine = started), (stack = at)));
+    afterAll(() => tabs.closeAll());
 
     const open = async (query: string) => {
       const page = await tabs.open();

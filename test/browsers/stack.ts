@@ -2,7 +2,9 @@
 // pages with the real proxy at /engage (demo/stack.mjs, on the build). Its switch `down` takes the
 // proxy away the way an outage does (connections reset), which every driver can rely on:
 // WebDriver has no offline mode.
+import { afterAll, beforeAll } from 'vitest';
 import { startStack as start } from '../../demo/stack.mjs';
+import { type Engine, type EngineName, launchEngine } from './engine';
 
 export interface DeliveredEvent {
   svc_event_uuid: string;
@@ -63,4 +65,25 @@ export async function emulatorAdmin<T = unknown>(emulatorUrl: string, path: stri
   });
   if (!response.ok) throw new Error(`emulator admin ${path}: ${response.status} ${await response.text()}`);
   return (await response.json().catch(() => undefined)) as T;
+}
+
+/**
+ * A describe block's engine and stack: both started before its tests (`use` hands them to the
+ * block) and stopped after them, then the lines `report` gives printed. An afterAll the block
+ * registers after this call runs before this one's (vitest runs them in reverse), both still up.
+ */
+export function withEngineAndStack(name: EngineName, use: (engine: Engine, stack: TestStack) => void, report: () => string[] = () => []): void {
+  let engine: Engine | undefined;
+  let stack: TestStack | undefined;
+  beforeAll(async () => {
+    stack = await startTestStack();
+    engine = await launchEngine(name);
+    use(engine, stack);
+  });
+  afterAll(async () => {
+    await engine?.close();
+    await stack?.close();
+    const lines = report();
+    if (lines.length) console.log(lines.join('\n'));
+  });
 }

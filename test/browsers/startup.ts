@@ -4,9 +4,9 @@
 // them) must still deliver what it recorded: 10 calls queued by the pre-load snippet and 20 made
 // in the task right after the tag, 30 at the emulator, sent by the closing page itself (no other
 // page of the namespace opens), each once.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Engine, type EngineName, launchEngine, openedPages, until } from './engine';
-import { startTestStack, type TestStack } from './stack';
+import { afterAll, describe, expect, test } from 'vitest';
+import { type Engine, type EngineName, openedPages, until } from './engine';
+import { withEngineAndStack, type TestStack } from './stack';
 
 type Win = Window & { recorded?: boolean; held: unknown[]; holding: boolean };
 
@@ -17,16 +17,12 @@ export function describeStartup(name: EngineName): void {
     const tabs = openedPages(() => engine);
     const figures: string[] = [];
 
-    beforeAll(async () => {
-      stack = await startTestStack();
-      engine = await launchEngine(name);
-    });
-    afterAll(async () => {
-      await tabs.closeAll();
-      await engine?.close();
-      await stack?.close();
-      console.log(figures.join('\n'));
-    });
+    withEngineAndStack(
+      name,
+      (started, at) => ((engine = started), (stack = at)),
+      () => figures,
+    );
+    afterAll(() => tabs.closeAll());
 
     test('a page closed before the deferred start: the 30 events recorded in its first tasks are delivered by the close itself, each once', async () => {
       await stack.admin('reset', { body: {} });
