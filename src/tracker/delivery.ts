@@ -37,8 +37,8 @@ export interface Delivery {
  * every event refused as future-dated); read at each send, retries and beacons too. The loss
  * report (drop-counts.ts) rides along: in the query, since a beacon has no headers.
  */
-// toFixed, not the number itself: a few milliseconds since 1970 (doubles) made strings grew V8's
-// number-to-string cache from 1.5 to 48 KB, a sixth of the tracker's heap on a page.
+// toFixed, not the number itself: a few doubles (milliseconds since 1970) turned into strings grow
+// V8's number-to-string cache from 1.5 to 48 KB, a sixth of the tracker's heap on a page.
 const sentUrl = (url: string, query: string) => `${url}?sent_at=${Date.now().toFixed()}${query}`;
 
 /**
@@ -78,7 +78,7 @@ export function createDelivery(
 
   let stopped = false;
   let hidden = false;
-  // A pagehide came while the page was still visible: the visibilitychange after it sends again (onHide).
+  // A pagehide came while the page was still visible: the visibilitychange after it beacons again.
   let again = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let due = Infinity;
@@ -260,20 +260,16 @@ export function createDelivery(
    * and a durable event would otherwise wait for a next visit that may never come); the rest stays
    * durable for the next page, which re-sends what this sent (the proxy answers a repeat from its
    * UUID memory). Runs once per hide, whether `visibilitychange` or `pagehide` comes first
-   * (analytics-next #607, #613), except that a pagehide while the page is still visible is not
-   * the whole hide: a tab closing in Firefox (153 ESR) fires it before visibilitychange, and loses
-   * the requests made in either at random (20 closes: pagehide's lost in 12, visibilitychange's in
-   * 1, never both), so what the pagehide sent, the visibilitychange after it sends again.
+   * (analytics-next #607, #613).
    */
   function onHide(): void {
     if (hidden) return;
-    hidden = document.visibilityState === 'hidden';
+    hidden = true;
     // Delivery fails or the browser is offline: what this page leaves is for the service worker.
     if (failures || !navigator.onLine) wake?.();
     // While the upstream fails, the events wait durably: a request the page cannot follow up would
     // be retried by the proxy alongside the next page's (WebKit, reload while failing: 187 of 200 twice).
-    let rest = failures ? [] : again ? [...mine] : unsent([...mine]);
-    again = !hidden;
+    let rest = failures ? [] : unsent([...mine]);
     for (let taken; (taken = take(rest))._batch && keepaliveBytes + taken._batch._bytes <= KEEPALIVE_BUDGET;) {
       rest = taken._rest;
       deliver(taken._batch).catch(noop);
@@ -285,7 +281,11 @@ export function createDelivery(
    * The page is unloading: what this tab has not seen delivered also leaves as a beacon (text/plain,
    * which the proxy accepts), Firefox's keepalive fetches from a closing tab being lost more often
    * than its beacons. A beacon's answer is never known: the events stay queued, and a repeat is
-   * answered from the proxy's UUID memory.
+   * answered from the proxy's UUID memory. A tab closing in Firefox (153 ESR) fires pagehide while
+   * still visible, then visibilitychange, and loses the requests made in either at random (20
+   * closes: pagehide's lost in 12, visibilitychange's in 1, never both): after such a pagehide, the
+   * visibilitychange beacons the same again (a beacon over the browser's budget is refused, not
+   * an error).
    */
   function onPageHide(): void {
     // Only tested for presence here; called on navigator below.
@@ -293,11 +293,10 @@ export function createDelivery(
     const beacon = !options.fetch && !options.headers && typeof navigator !== 'undefined' && navigator.sendBeacon;
     for (let rest = [...mine], taken; beacon && !failures && (taken = take(rest))._batch; rest = taken._rest) {
       if (!navigator.sendBeacon(sentUrl(url, drops._query()), taken._batch._body)) break;
-      // Beacons count against the page's keepalive budget (Chromium sends them as keepalive fetches).
-      keepaliveBytes += taken._batch._bytes;
       // Sent: not again by this page's own last delivery run (Chromium: each event twice).
       taken._batch._events.forEach((event) => inFlight.add(event.uuid));
     }
+    again = document.visibilityState != 'hidden';
     onHide();
   }
 
@@ -307,7 +306,7 @@ export function createDelivery(
   // A document means a window too (not in SSR, nor in a worker).
   if (typeof document === 'object') {
     const shown = () => (hidden = again = false);
-    onVisibility = () => (document.visibilityState === 'hidden' ? onHide() : shown());
+    onVisibility = () => (document.visibilityState === 'hidden' ? (again ? onPageHide : onHide)() : shown());
     listen(document, 'visibilitychange', onVisibility);
     listen(window, 'pagehide', onPageHide);
     listen(window, 'pageshow', (event) => {

@@ -459,7 +459,7 @@ describe('createTracker', () => {
     tracker.destroy();
   });
 
-  it('a pagehide while still visible (Firefox closing a tab) beacons, and the visibilitychange after it sends the same events again with keepalive', async () => {
+  it('a pagehide while still visible (Firefox closing a tab) beacons, and the visibilitychange after it beacons the same events again', async () => {
     vi.stubGlobal('fetch', fetchStub);
     const tracker = make({ fetch: undefined });
     await tracker.flush();
@@ -477,8 +477,35 @@ describe('createTracker', () => {
       delete (navigator as { sendBeacon?: unknown }).sendBeacon;
       vi.unstubAllGlobals();
     }
-    expect(JSON.parse(beacons[0]!).elements[0].actions.map((event: { svc_event_uuid: string }) => event.svc_event_uuid)).toEqual(ids);
-    expect(sent).toMatchObject([{ uuids: ids, keepalive: true }]);
+    const uuids = (beacon: string) => JSON.parse(beacon).elements[0].actions.map((event: { svc_event_uuid: string }) => event.svc_event_uuid);
+    expect(beacons.map(uuids)).toEqual([ids, ids]);
+    expect(sent).toEqual([]);
+    tracker.destroy();
+  });
+
+  it('a page shown again after its pagehide (the back/forward cache) still sends with keepalive on its next hide: its beacons took none of the keepalive budget', async () => {
+    vi.stubGlobal('fetch', fetchStub);
+    const tracker = make({ fetch: undefined, batchSize: 10_000 });
+    await tracker.flush();
+    for (let i = 0; i < 400; i++) tracker.shown(context);
+    const beacons: string[] = [];
+    Object.defineProperty(navigator, 'sendBeacon', { value: (_: string, body: string) => beacons.push(body) > 0, configurable: true });
+    try {
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      window.dispatchEvent(new Event('pagehide'));
+      expect(beacons.join('').length).toBeGreaterThan(60_000); // more than the whole budget
+      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+      window.dispatchEvent(new Event('pageshow'));
+      const id = tracker.shown(context)!;
+      sent.length = 0;
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+      expect(sent).toMatchObject([{ uuids: [id], keepalive: true }]);
+    } finally {
+      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+      delete (navigator as { sendBeacon?: unknown }).sendBeacon;
+      vi.unstubAllGlobals();
+    }
     tracker.destroy();
   });
 
