@@ -186,15 +186,20 @@ export function describeSeen(name: EngineName): void {
       const long = seen.flatMap((ms, i) => (ms >= 1_150 ? [`slide-${i + 1}`] : []));
       // Under 950 ms no tracker that waits a full second may count it (the page samples every frame).
       const short = seen.flatMap((ms, i) => (ms < 950 ? [`slide-${i + 1}`] : []));
-      // The carousel did what it was set to: three long slides and a short one (a machine too
-      // loaded for its timers fails here, not in the count).
-      expect({ long, short }).toEqual({ long: ['slide-1', 'slide-2', 'slide-4'], short: ['slide-3'] });
-      await until(forwarded, (cids) => cids.length >= long.length, 15_000, 'the long slides at the emulator');
+      // The carousel is set for three long slides and a short one (100 ms), but the count is held
+      // to what the page measured: a machine too loaded for its timers keeps the short slide up
+      // longer (CI, WebKit: over 1.15 s), and then it must count. Between 950 and 1,150 ms either
+      // answer is right.
+      expect(long.length).toBeGreaterThan(0);
+      await until(forwarded, (cids) => long.every((cid) => cids.includes(cid)), 15_000, 'the long slides at the emulator');
       // A second more for a short slide's impression to come, had it counted.
       await sleep(1_000);
       const { calls } = await state(page);
-      expect(shownCids(calls).sort()).toEqual(long);
-      expect((await forwarded()).sort()).toEqual(long);
+      for (const cids of [shownCids(calls), await forwarded()]) {
+        expect(cids.filter((cid) => long.includes(cid)).sort()).toEqual(long);
+        expect(cids.filter((cid) => short.includes(cid))).toEqual([]);
+        expect(new Set(cids).size).toBe(cids.length);
+      }
       figures.push(
         `[engines] ${name} | seen | Swiper fade, 6 s: slides seen ${seen.map((ms) => Math.round(ms)).join(' / ')} ms → impressions ${[1, 2, 3, 4].map((n) => shownCids(calls).filter((cid) => cid === `slide-${n}`).length).join(' / ')}`,
       );
