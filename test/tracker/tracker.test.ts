@@ -45,6 +45,13 @@ function make(options: Partial<TrackerOptions> = {}): Tracker {
 }
 
 const delivered = () => sent.flatMap((s) => s.uuids);
+/** The bodies of the beacons sent from now on (navigator.sendBeacon, removed after each test). */
+function beaconsSent(): string[] {
+  const beacons: string[] = [];
+  Object.defineProperty(navigator, 'sendBeacon', { value: (_: string, body: string) => beacons.push(body) > 0, configurable: true });
+  return beacons;
+}
+const beaconUuids = (body: string): string[] => JSON.parse(body).elements[0].actions.map((event: { svc_event_uuid: string }) => event.svc_event_uuid);
 /** The upstream's acknowledgement, which the proxy passes on: the only 2xx that is delivery. */
 const ACK = { status: 'success', message: 'Events processed', req_id: 'r-1' };
 
@@ -60,6 +67,9 @@ beforeEach(() => {
 afterEach(() => {
   for (const tracker of trackers) tracker.destroy();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  delete (navigator as { sendBeacon?: unknown }).sendBeacon;
+  Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
 });
 
 describe('createTracker', () => {
@@ -445,17 +455,10 @@ describe('createTracker', () => {
     const stored = tracker.shown(context)!;
     await new Promise((resolve) => setTimeout(resolve, 50)); // written to IndexedDB by now
     const fresh = tracker.shown(context)!;
-    const beacons: string[] = [];
-    Object.defineProperty(navigator, 'sendBeacon', { value: (_: string, body: string) => beacons.push(body) > 0, configurable: true });
-    try {
-      window.dispatchEvent(new Event('pagehide'));
-      window.dispatchEvent(new Event('pageshow'));
-    } finally {
-      delete (navigator as { sendBeacon?: unknown }).sendBeacon;
-      vi.unstubAllGlobals();
-    }
-    expect(beacons).toHaveLength(1);
-    expect(JSON.parse(beacons[0]!).elements[0].actions.map((event: { svc_event_uuid: string }) => event.svc_event_uuid)).toEqual([stored, fresh]);
+    const beacons = beaconsSent();
+    window.dispatchEvent(new Event('pagehide'));
+    window.dispatchEvent(new Event('pageshow'));
+    expect(beacons.map(beaconUuids)).toEqual([[stored, fresh]]);
     tracker.destroy();
   });
 
@@ -464,21 +467,13 @@ describe('createTracker', () => {
     const tracker = make({ fetch: undefined });
     await tracker.flush();
     const ids = [tracker.shown(context)!, tracker.shown(context)!];
-    const beacons: string[] = [];
-    Object.defineProperty(navigator, 'sendBeacon', { value: (_: string, body: string) => beacons.push(body) > 0, configurable: true });
-    try {
-      window.dispatchEvent(new Event('pagehide'));
-      expect(beacons).toHaveLength(1);
-      expect(sent).toEqual([]);
-      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
-      document.dispatchEvent(new Event('visibilitychange'));
-    } finally {
-      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
-      delete (navigator as { sendBeacon?: unknown }).sendBeacon;
-      vi.unstubAllGlobals();
-    }
-    const uuids = (beacon: string) => JSON.parse(beacon).elements[0].actions.map((event: { svc_event_uuid: string }) => event.svc_event_uuid);
-    expect(beacons.map(uuids)).toEqual([ids, ids]);
+    const beacons = beaconsSent();
+    window.dispatchEvent(new Event('pagehide'));
+    expect(beacons).toHaveLength(1);
+    expect(sent).toEqual([]);
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(beacons.map(beaconUuids)).toEqual([ids, ids]);
     expect(sent).toEqual([]);
     tracker.destroy();
   });
@@ -488,24 +483,17 @@ describe('createTracker', () => {
     const tracker = make({ fetch: undefined, batchSize: 10_000 });
     await tracker.flush();
     for (let i = 0; i < 400; i++) tracker.shown(context);
-    const beacons: string[] = [];
-    Object.defineProperty(navigator, 'sendBeacon', { value: (_: string, body: string) => beacons.push(body) > 0, configurable: true });
-    try {
-      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
-      window.dispatchEvent(new Event('pagehide'));
-      expect(beacons.join('').length).toBeGreaterThan(60_000); // more than the whole budget
-      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
-      window.dispatchEvent(new Event('pageshow'));
-      const id = tracker.shown(context)!;
-      sent.length = 0;
-      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
-      document.dispatchEvent(new Event('visibilitychange'));
-      expect(sent).toMatchObject([{ uuids: [id], keepalive: true }]);
-    } finally {
-      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
-      delete (navigator as { sendBeacon?: unknown }).sendBeacon;
-      vi.unstubAllGlobals();
-    }
+    const beacons = beaconsSent();
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    window.dispatchEvent(new Event('pagehide'));
+    expect(beacons.join('').length).toBeGreaterThan(60_000); // more than the whole budget
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    window.dispatchEvent(new Event('pageshow'));
+    const id = tracker.shown(context)!;
+    sent.length = 0;
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(sent).toMatchObject([{ uuids: [id], keepalive: true }]);
     tracker.destroy();
   });
 
