@@ -1,5 +1,5 @@
 import { DroppedEventsError, type EngageError, HttpError, NetworkError, ValidationError } from '../errors';
-import { type Batch, takeBatch } from './batch';
+import { type Batch, nowSeconds, sentUrl, takeBatch } from './batch';
 import { noop, warn } from './console';
 import type { EventQueue } from './event-queue';
 import { type DropCounts, EXPIRED, QUEUE_FULL, REFUSED } from './drop-counts';
@@ -30,16 +30,6 @@ export interface Delivery {
   /** What its own listeners do for a `pagehide` or `visibilitychange` dispatched before they were added. */
   _hide(event: Event): void;
 }
-
-/**
- * A request's URL. Every request states when it left (`sent_at`), by the clock that dated its
- * events, so the proxy can date them by its own (a device clock minutes fast would otherwise have
- * every event refused as future-dated); read at each send, retries and beacons too. The loss
- * report (drop-counts.ts) rides along: in the query, since a beacon has no headers.
- */
-// toFixed, not the number itself: a few doubles (milliseconds since 1970) turned into strings grow
-// V8's number-to-string cache from 1.5 to 48 KB, a sixth of the tracker's heap on a page.
-const sentUrl = (url: string, query: string) => `${url}?sent_at=${Date.now().toFixed()}${query}`;
 
 /**
  * Delivery of the shared queue through the proxy, at least once: a run under the cross-tab lock
@@ -347,5 +337,3 @@ export function createDelivery(
     },
   };
 }
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
