@@ -43,6 +43,13 @@ const WORKER_TERSER = { ecma: 2020, compress: COMPRESS };
 // site's bundler takes it as it is. `npm run build:mangle` pins a name for a new one (issue 48).
 const mangle = () => mangleProps({ update: process.env.MANGLE === 'update' });
 
+// The script tag loads its queue and delivery as a second file, dist/engage.delivery.js (issue 51
+// §3): its build takes tracker/load-durable-script.ts wherever the tracker imports load-durable.ts.
+export const scriptTagLoadsDurable = () => ({
+  name: 'script-tag-loads-durable',
+  resolveId: (source, importer) => (source === './load-durable' && importer ? new URL('src/tracker/load-durable-script.ts', import.meta.url).pathname : null),
+});
+
 export default [
   {
     input: {
@@ -79,6 +86,12 @@ export default [
     // No "use strict" prologue (8 B gzip): TypeScript already refuses what strict mode forbids,
     // class bodies are strict anyway, and no function of ours reads `this`.
     output: { file: 'dist/engage.iife.js', format: 'iife', strict: false },
+    plugins: [resolve({ browser: true }), scriptTagLoadsDurable(), ts(false), mangle(), constToLet(), terser(IIFE_TERSER)],
+  },
+  {
+    // The script tag's queue and delivery, loaded by engage.iife.js from beside itself as it starts.
+    input: 'src/delivery-script.ts',
+    output: { file: 'dist/engage.delivery.js', format: 'iife', strict: false },
     plugins: [resolve({ browser: true }), ts(false), mangle(), constToLet(), terser(IIFE_TERSER)],
   },
   {

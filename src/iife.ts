@@ -19,6 +19,7 @@
 import { createTracker } from './tracker/create-tracker';
 import { autoObserve, observe, type Recorder } from './tracker/observe';
 import { later } from './tracker/later';
+import { script, sibling } from './tracker/load-durable-script';
 import { followPageViews, type PageViewFollow, startPageView } from './tracker/page-view';
 import type { EngageError } from './errors';
 import type { Tapped, TapReport } from './tracker/tap';
@@ -36,7 +37,6 @@ type EngageGlobal = Partial<Record<Method, (...args: never[]) => unknown>> & {
 if (typeof document === 'object') {
   const engage: EngageGlobal = ((window as unknown as { Engage?: EngageGlobal }).Engage ||= {});
   engage.createTracker = createTracker;
-  const script = (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-endpoint]');
   const data = script?.dataset;
   if (data?.endpoint && !engage.tracker) {
     const onError = (error: EngageError) => dispatchEvent(new CustomEvent('engage:error', { detail: error }));
@@ -68,7 +68,7 @@ if (typeof document === 'object') {
         const asked = new URLSearchParams(search).get(flag);
         if (asked === 'off') session.removeItem(flag);
         else if (asked !== null) session.setItem(flag, '1');
-        if (session[flag]) return void document.head.append(Object.assign(document.createElement('script'), { src: new URL('engage.inspect.js', script!.src) }));
+        if (session[flag]) return void sibling('engage.inspect.js');
       } catch {
         // No session storage (blocked): no inspection, and nothing else changes.
       }

@@ -1,11 +1,12 @@
 import { DroppedEventsError, type EngageError, ValidationError } from '../errors';
-import { backgroundSync } from './background-sync';
-import { warn } from './console';
-import { createDelivery, type Delivery } from './delivery';
+import { nowSeconds, sentUrl, takeBatch } from './batch';
+import { noop, warn } from './console';
+import type { Delivery } from './delivery';
 import { CONSENT_OVERFLOW, createDropCounts, DESTROYED, INVALID } from './drop-counts';
-import { createEventQueue, DATABASE, type EventQueue } from './event-queue';
+import { DATABASE, type EventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
 import { later } from './later';
+import { backgroundSync, createDelivery, createEventQueue, LAZY, loadDurable } from './load-durable';
 import { RECORDED, STORED, type Tap, type Tapped, type TapListener } from './tap';
 import type { ConsentState, ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
@@ -93,6 +94,12 @@ export function createTracker(options: TrackerOptions): Tracker {
   let delivery: Delivery | undefined;
   // The loss report: kept from the first grant, never while pending or after a denial.
   const drops = createDropCounts(namespace, undefined, tap._report);
+  const customerOf = (event: StoredEvent) => owners.get(event.uuid) ?? customerId;
+  // The queue's and delivery's code: a module build has it at once, the script tag loads it
+  // (load-durable-script.ts), and the start waits for it.
+  let here = !LAZY;
+  const arrival = LAZY ? loadDurable().then(() => void (here = true)) : undefined;
+  arrival?.catch(report);
   const newQueue = () => createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap._report({ _stage: STORED, _events: events }));
 
   // Until the start (below) has run, as under pending consent, what is recorded stays in memory and
@@ -131,16 +138,7 @@ export function createTracker(options: TrackerOptions): Tracker {
         // The service worker too is registered on the first grant, not before: a registration is
         // something stored on the device. It delivers only what consent let into the queue.
         const wake = backgroundSync(options, url, namespace, report);
-        delivery = createDelivery(
-          options,
-          url,
-          queue,
-          (event) => owners.get(event.uuid) ?? customerId,
-          report,
-          tap._report,
-          drops,
-          () => state === GRANTED && wake?.(),
-        );
+        delivery = createDelivery(options, url, queue, customerOf, report, tap._report, drops, () => state === GRANTED && wake?.());
       }
       for (const event of held) {
         queue._push(event);
@@ -166,11 +164,12 @@ export function createTracker(options: TrackerOptions): Tracker {
     listener?.({ _stage: RECORDED, _event: event });
     if (!customerId && anonymous.length + owners.size < MAX_OWNED) anonymous.push(event);
     // Held only to keep the first task short: a page that records more than can be held before the
-    // start has paid more than the start costs, and the start must not cost it a single event.
+    // start has paid more than the start costs, and the start must not cost it a single event
+    // (while the script tag's delivery code loads, the start waits: up to MAX_OWNED are held).
     if (state === PENDING && !started && held.length >= MAX_HELD) startNow();
     if (state === PENDING) {
       // The first ones are kept: what the visitor saw while the banner was open (the hero) matters most.
-      if (held.length < MAX_HELD) held.push(event);
+      if (held.length < (LAZY && !started ? MAX_OWNED : MAX_HELD)) held.push(event);
       else overflow++;
     } else {
       queue!._push(event);
@@ -210,8 +209,9 @@ export function createTracker(options: TrackerOptions): Tracker {
       forget();
       channel?.postMessage(owners);
     },
-    // Nothing is delivered but under a grant: while pending, what is held waits for it.
-    flush: () => (startNow(), !destroyed && state === GRANTED ? delivery!._flush() : Promise.resolve()),
+    // Nothing is delivered but under a grant: while pending, what is held waits for it. The start
+    // waits for the delivery code (rejected when it could not load).
+    flush: () => (arrival ? arrival.then(flushNow) : flushNow()),
     consent,
     optOut: () => consent(DENIED),
     optIn: () => consent(GRANTED),
@@ -239,21 +239,46 @@ export function createTracker(options: TrackerOptions): Tracker {
       // No BroadcastChannel (Safari before 15.4): a sign-out reaches this tab only.
     }
   };
+  const flushNow = () => (startNow(), !destroyed && state === GRANTED ? delivery!._flush() : Promise.resolve());
   // Its second half, and the whole start when called before its task (a page going away, flush()
-  // or destroy() cannot wait); a prerendered page starts only once it is shown.
+  // or destroy() cannot wait); a prerendered page starts only once it is shown, and none before
+  // the delivery code is here. A destroy() that came first is done again after it: what was recorded
+  // before it is queued, as when the start had run.
   function startNow(): void {
     if (started || doc?.prerendering) return;
     remember();
+    if (LAZY && !here) return;
     started = true;
+    const wasDestroyed = LAZY && destroyed;
+    if (wasDestroyed) destroyed = false;
     consent(denied ? DENIED : (options.consent ?? GRANTED));
     wanted.forEach(consent);
+    // Held past the bound while the delivery code loaded: under pending consent, the bound holds.
+    if (LAZY && state === PENDING) overflow += held.splice(MAX_HELD).length;
+    if (wasDestroyed) tracker.destroy();
   }
-  const start = () => later(() => (remember(), later(startNow)));
+  const start = () => later(() => (remember(), arrival ? void arrival.then(() => later(startNow), noop) : later(startNow)));
   if (doc?.prerendering) doc.addEventListener('prerenderingchange', start, { once: true });
   else start();
   // A page hidden or going away before the start ran: the start runs now, then what delivery's own
-  // listeners do (added during this event's dispatch, they are not called for it).
-  const early = (event: Event) => started || (startNow(), delivery?._hide(event));
+  // listeners do (added during this event's dispatch, they are not called for it). Before the
+  // delivery code is here (it may never come), what is held and consented to leaves as beacons, at
+  // every hide (Firefox loses either event's requests at random, delivery.ts); the proxy answers a
+  // repeat from its UUID memory.
+  const early = (event: Event) => {
+    if (started) return;
+    startNow();
+    if (delivery) delivery._hide(event);
+    else if (LAZY && !started && (event.type === 'pagehide' || doc!.visibilityState === 'hidden')) beaconHeld();
+  };
+  function beaconHeld(): void {
+    // What the start will decide.
+    const granted = wanted.reduce((now, next) => (gpc && next !== DENIED ? now : next), denied ? DENIED : (options.consent ?? GRANTED)) === GRANTED;
+    const beacon = granted && !options.fetch && !options.headers;
+    for (let rest = held, taken; beacon && (taken = takeBatch(rest, customerOf, nowSeconds(), options.maxRequestBytes ?? 60_000))._batch; rest = taken._rest) {
+      if (!navigator.sendBeacon(sentUrl(url, drops._query()), taken._batch._body)) break;
+    }
+  }
   if (doc) {
     addEventListener('pagehide', early);
     doc.addEventListener('visibilitychange', early);

@@ -28,6 +28,8 @@ export interface TestStack {
   down: boolean;
   /** Requests that reached /engage (the proxy or its reset), in order. */
   arrivals: number[];
+  /** A request for a path here waits for its promise, then is served; a number is its answer's status instead. */
+  gates: Map<string, Promise<unknown> | number>;
   admin<T = unknown>(path: string, init?: { method?: string; body?: unknown }): Promise<T>;
   received(): Promise<Received>;
   close(): Promise<void>;
@@ -35,12 +37,16 @@ export interface TestStack {
 
 /** @param proxy createProxy options over the stack's own (test/ops/loss-alert.test.ts keeps the default budgets) */
 export async function startTestStack(proxy: Record<string, unknown> = {}): Promise<TestStack> {
-  const stack: Partial<TestStack> & { down: boolean; arrivals: number[] } = { down: false, arrivals: [] };
+  const stack: Partial<TestStack> & Pick<TestStack, 'down' | 'arrivals' | 'gates'> = { down: false, arrivals: [], gates: new Map() };
   const inner = await start({
     // No per-client budget: these scenarios send more in a minute than one real visitor would.
     proxy: { rateLimits: { experienceEvents: {} }, ...proxy },
-    intercept: (request: Request) => {
-      if (!new URL(request.url).pathname.startsWith('/engage/')) return undefined;
+    intercept: async (request: Request) => {
+      const { pathname } = new URL(request.url);
+      const gate = stack.gates.get(pathname);
+      if (typeof gate === 'number') return new Response(null, { status: gate });
+      await gate;
+      if (!pathname.startsWith('/engage/')) return undefined;
       stack.arrivals.push(Date.now());
       return stack.down ? Response.error() : undefined;
     },

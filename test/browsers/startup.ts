@@ -58,5 +58,91 @@ export function describeStartup(name: EngineName): void {
         `[engines] ${name} | start-up | closed before the deferred start: ${unique}/30 delivered by the closing page, ${duplicates} dup, ${Date.now() - closedAt} ms`,
       );
     });
+
+    // engage.iife.js loads its queue and delivery as engage.delivery.js (issue 51 §3): held back
+    // (a slow network), the events wait in memory and the page's hides send them; missing, the
+    // same, and an engage:error says so.
+    const CODE = '/dist/engage.delivery.js';
+    let arrived = 0;
+    const openRecorded = async () => {
+      await stack.admin('reset', { body: {} });
+      arrived = stack.arrivals.length;
+      const page = await tabs.open();
+      await page.goto(`${stack.url}/test/browsers/pages/delivery-code.html${name === 'webkit' ? '' : '?csp=nonces'}`);
+      await until(
+        () => page.evaluate(() => (window as unknown as { recorded?: boolean }).recorded),
+        (recorded) => recorded === true,
+        15_000,
+        'the page recorded',
+      );
+      return page;
+    };
+    const thirtyOnce = async (what: string) => {
+      const { unique } = await until(
+        () => stack.received(),
+        (r) => r.unique >= 30,
+        15_000,
+        `30 events at the emulator, ${what}`,
+      );
+      // Anything more (a duplicate, a stray event) has had time to arrive.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const { events, duplicates } = await stack.received();
+      expect(unique).toBe(30);
+      expect(duplicates).toBe(0);
+      expect(events.map((event) => event.attributes.cid as string).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `code-${i}`).sort());
+      expect(events.every((event) => event.customer_id === 'code-user')).toBe(true);
+    };
+
+    // Not in WebKit: its driver runs no command while the page has a load pending (every call
+    // hangs, the close too); the 404 below is the same path without the wait.
+    if (name !== 'webkit')
+      test('a page closed while engage.delivery.js is still loading: its 30 events leave by the close itself, each once', async () => {
+        let release = () => {};
+        stack.gates.set(CODE, new Promise<void>((resolve) => (release = resolve)));
+        try {
+          const page = await openRecorded();
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          expect(stack.arrivals.length).toBe(arrived);
+          await tabs.close(page);
+          await thirtyOnce('from the closed page');
+        } finally {
+          stack.gates.delete(CODE);
+          release();
+        }
+      });
+
+    test('engage.delivery.js missing (404): an engage:error names it, and the close still sends the 30 events, each once', async () => {
+      stack.gates.set(CODE, 404);
+      try {
+        const page = await openRecorded();
+        const errors = await until(
+          () => page.evaluate(() => (window as unknown as { errors: string[] }).errors),
+          (messages) => messages.length > 0,
+          15_000,
+          'an engage:error',
+        );
+        expect(errors).toEqual([expect.stringContaining('engage.delivery.js did not load')]);
+        await tabs.close(page);
+        await thirtyOnce('from the closed page');
+      } finally {
+        stack.gates.delete(CODE);
+      }
+    });
+
+    test('engage.delivery.js 2 s late, under a strict CSP (of nonces alone but in WebKit): nothing leaves before it runs, then the open page delivers its 30 events, each once', async () => {
+      let releasedAt = Infinity;
+      stack.gates.set(
+        CODE,
+        new Promise((resolve) => setTimeout(resolve, 2_000)).then(() => (releasedAt = Date.now())),
+      );
+      try {
+        const page = await openRecorded();
+        await thirtyOnce('from the open page');
+        expect(stack.arrivals.slice(arrived).every((at) => at >= releasedAt)).toBe(true);
+        expect(await page.evaluate(() => (window as unknown as { errors: string[] }).errors)).toEqual([]);
+      } finally {
+        stack.gates.delete(CODE);
+      }
+    });
   });
 }

@@ -128,7 +128,7 @@ async function startReadmeBackend(withoutEnv: string[] = []) {
 
 /**
  * A fresh Vite app beside the installed package: the README's script-tag snippet as its page, the
- * two files the README says to serve in `public/`, the README's `vite.config.ts` (its target the
+ * three files the README says to serve in `public/`, the README's `vite.config.ts` (its target the
  * proxy's port), under the real `vite` dev server.
  */
 async function startViteApp(name: string, proxyUrl: string, port: number, pages: Record<string, string>) {
@@ -136,7 +136,7 @@ async function startViteApp(name: string, proxyUrl: string, port: number, pages:
   rmSync(root, { recursive: true, force: true });
   mkdirSync(join(root, 'public'), { recursive: true });
   writeFileSync(join(root, 'package.json'), JSON.stringify({ name, private: true, type: 'module', dependencies: { 'engage-sdk': 'file:../node_modules/engage-sdk' } }));
-  for (const file of ['engage.iife.js', 'engage.inspect.js']) copyFileSync(join(pkg, 'dist', file), join(root, 'public', file));
+  for (const file of ['engage.iife.js', 'engage.delivery.js', 'engage.inspect.js']) copyFileSync(join(pkg, 'dist', file), join(root, 'public', file));
   const config = block('ts', 'server:');
   expect(config).toContain('changeOrigin: true');
   writeFileSync(join(root, 'vite.config.ts'), config.replace('http://127.0.0.1:8787', proxyUrl));
@@ -203,6 +203,7 @@ describe("a new user's first hour, from the packed package", () => {
     const { exports } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
     for (const [subpath, file] of [
       ['./engage.iife.js', 'dist/engage.iife.js'],
+      ['./engage.delivery.js', 'dist/engage.delivery.js'],
       ['./engage.inspect.js', 'dist/engage.inspect.js'],
       ['./engage-preload.js', 'demo/engage-preload.js'],
     ] as const) {

@@ -43,10 +43,11 @@ async function buildVite(name: string, dir: string, plugin: PluginOption, mode: 
 
 async function buildApps(dir: string): Promise<void> {
   const started = performance.now();
-  // The script tag needs no build: the site's files as they are, and engage.iife.js from the package.
+  // The script tag needs no build: the site's files as they are, and engage.iife.js and the
+  // engage.delivery.js it loads from beside itself, from the package.
   const site = join(dir, 'script-tag');
   copyApp('script-tag', site, site, site);
-  cpSync(join(dir, 'node_modules/engage-sdk/dist/engage.iife.js'), join(site, 'engage.iife.js'));
+  for (const file of ['engage.iife.js', 'engage.delivery.js']) cpSync(join(dir, 'node_modules/engage-sdk/dist', file), join(site, file));
   // React runs StrictMode's effects twice in development only, where a double impression would show.
   await buildVite('react-router', dir, react(), 'development');
   // The consent scenarios' React page (test/browsers/consent.ts).
