@@ -1,5 +1,5 @@
 // What each part of the tracker costs, from the bundle's own source map.
-// Usage: node scripts/size-report.mjs [tracker|observer|iife|all] [--depth=N]
+// Usage: node scripts/size-report.mjs [tracker|observer|iife|delivery|all] [--depth=N]
 //
 // Bundles the entry the way an app's bundler would (rollup + node-resolve + terser, the options of
 // rollup.config.mjs and test/size.test.ts), straight from src/ (TypeScript transpiled per file, so
@@ -18,7 +18,7 @@ import { rollup } from 'rollup';
 import ts from 'typescript';
 import constToLet from './const-to-let.mjs';
 import mangleProps from './mangle-props.mjs';
-import { IIFE_TARGET, IIFE_TERSER } from '../rollup.config.mjs';
+import { IIFE_TARGET, IIFE_TERSER, scriptTagLoadsDurable } from '../rollup.config.mjs';
 
 const root = resolvePath(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRIES = {
@@ -27,7 +27,10 @@ const ENTRIES = {
   tracker: `import { createTracker } from './src/tracker/create-tracker.ts'; window.t = createTracker;`,
   observer: `import { createTracker } from './src/tracker/create-tracker.ts'; import { observe } from './src/tracker/observe.ts'; window.t = [createTracker, observe];`,
   iife: `import './src/iife.ts';`,
+  // What the script tag loads from beside itself as it starts (dist/engage.delivery.js).
+  delivery: `import './src/delivery-script.ts';`,
 };
+const SCRIPTS = ['iife', 'delivery'];
 const which = process.argv[2] ?? 'all';
 const depth = Number(process.argv.find((a) => a.startsWith('--depth='))?.slice(8) ?? 2);
 const gzip = (text) => gzipSync(text, { level: 9 }).length;
@@ -55,7 +58,7 @@ const typescriptFast = {
     const out = ts.transpileModule(code, {
       fileName: id,
       compilerOptions: {
-        target: current === 'iife' ? ts.ScriptTarget[IIFE_TARGET] : ts.ScriptTarget.ES2020,
+        target: SCRIPTS.includes(current) ? ts.ScriptTarget[IIFE_TARGET] : ts.ScriptTarget.ES2020,
         module: ts.ModuleKind.ESNext,
         sourceMap: true,
         verbatimModuleSyntax: true,
@@ -70,10 +73,18 @@ async function build(entry) {
   current = entry;
   const bundle = await rollup({
     input: 'entry',
-    plugins: [typescriptFast, mangleProps(), constToLet(), resolve({ browser: true }), terser(entry === 'iife' ? IIFE_TERSER : { ecma: 2020, compress: { passes: 2 } })],
+    plugins: [
+      ...(SCRIPTS.includes(entry) ? [scriptTagLoadsDurable()] : []),
+      typescriptFast,
+      mangleProps(),
+      constToLet(),
+      resolve({ browser: true }),
+      terser(SCRIPTS.includes(entry) ? IIFE_TERSER : { ecma: 2020, compress: { passes: 2 } }),
+    ],
     onwarn: () => {},
   });
-  const { output } = await bundle.generate({ format: entry === 'iife' ? 'iife' : 'es', strict: entry !== 'iife', sourcemap: true });
+  const script = SCRIPTS.includes(entry);
+  const { output } = await bundle.generate({ format: script ? 'iife' : 'es', strict: !script, sourcemap: true });
   await bundle.close();
   return output[0];
 }
