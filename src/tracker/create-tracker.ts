@@ -165,11 +165,12 @@ export function createTracker(options: TrackerOptions): Tracker {
     if (!customerId && anonymous.length + owners.size < MAX_OWNED) anonymous.push(event);
     // Held only to keep the first task short: a page that records more than can be held before the
     // start has paid more than the start costs, and the start must not cost it a single event
-    // (while the script tag's delivery code loads, the start waits: up to MAX_OWNED are held).
+    // (while the script tag's delivery code loads, the start waits: unless consent is pending, up
+    // to MAX_OWNED are held).
     if (state === PENDING && !started && held.length >= MAX_HELD) startNow();
     if (state === PENDING) {
       // The first ones are kept: what the visitor saw while the banner was open (the hero) matters most.
-      if (held.length < (LAZY && !started ? MAX_OWNED : MAX_HELD)) held.push(event);
+      if (held.length < MAX_HELD || (LAZY && !started && held.length < MAX_OWNED && decided() !== PENDING)) held.push(event);
       else overflow++;
     } else {
       queue!._push(event);
@@ -271,10 +272,10 @@ export function createTracker(options: TrackerOptions): Tracker {
     if (delivery) delivery._hide(event);
     else if (LAZY && !started && (event.type === 'pagehide' || doc!.visibilityState === 'hidden')) beaconHeld();
   };
+  // What the start will decide, as things are.
+  const decided = () => wanted.reduce((now, next) => (gpc && next !== DENIED ? now : next), denied ? DENIED : (options.consent ?? GRANTED));
   function beaconHeld(): void {
-    // What the start will decide.
-    const granted = wanted.reduce((now, next) => (gpc && next !== DENIED ? now : next), denied ? DENIED : (options.consent ?? GRANTED)) === GRANTED;
-    const beacon = granted && !options.fetch && !options.headers;
+    const beacon = decided() === GRANTED && !options.fetch && !options.headers;
     for (let rest = held, taken; beacon && (taken = takeBatch(rest, customerOf, nowSeconds(), options.maxRequestBytes ?? 60_000))._batch; rest = taken._rest) {
       if (!navigator.sendBeacon(sentUrl(url, drops._query()), taken._batch._body)) break;
     }
