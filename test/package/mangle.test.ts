@@ -184,12 +184,13 @@ describe('the build', () => {
   };
   const shipped = [
     'engage.iife.js',
+    'engage.delivery.js',
     'engage.inspect.js',
     'engage-sw.js',
     ...['index.js', 'inspect.js', 'react.js'].flatMap(withChunks).map((path) => relative(dist, path)),
   ];
 
-  it('leaves no `_` member in anything a browser runs: the script tag, its inspector, the worker, and the ESM files a bundler takes as they are', () => {
+  it('leaves no `_` member in anything a browser runs: both files of the script tag, its inspector, the worker, and the ESM files a bundler takes as they are', () => {
     expect(shipped.length).toBeGreaterThan(6);
     for (const path of new Set(shipped)) {
       const left = [...readFileSync(join(dist, path), 'utf8').matchAll(/(?:\?\.|\.)\s*(_[A-Za-z]\w*)|[{,]\s*(_[A-Za-z]\w*)\s*:/g)].map((match) => match[1] ?? match[2]);
@@ -236,7 +237,8 @@ describe('the build', () => {
   });
 
   it('keeps by name what reaches storage, the wire or the worker: IndexedDB names and fields, the query, the sync tag', () => {
-    const script = readFileSync(join(dist, 'engage.iife.js'), 'utf8');
+    // The script tag: its two files (the queue and delivery are engage.delivery.js).
+    const script = ['engage.iife.js', 'engage.delivery.js'].map((file) => readFileSync(join(dist, file), 'utf8')).join('\n');
     const worker = readFileSync(join(dist, 'engage-sw.js'), 'utf8');
     for (const code of [script, worker]) {
       // The queue's database and store, a segment's key and the loss report's record (event-queue.ts, drop-counts.ts).
