@@ -1,5 +1,5 @@
 // The script tag's delivery code is a file of its own, dist/engage.delivery.js (durable.ts), loaded
-// from beside engage.iife.js as the tracker is created (issue 51 §3: the first file neither
+// from beside engage.iife.js in the task after the tracker is created (issue 51 §3: the first file neither
 // carries nor evaluates it). Until it has run, what is recorded is held in memory as before the
 // start, and a page going away sends it as beacons (create-tracker.ts). rollup.config.mjs puts
 // this file in the script tag's build in place of load-durable.ts.
