@@ -2,11 +2,12 @@ import { DroppedEventsError, type EngageError, ValidationError } from '../errors
 import { nowSeconds, sentUrl, takeBatch } from './batch';
 import { noop, warn } from './console';
 import type { Delivery } from './delivery';
+import type { Durable } from './durable';
 import { CONSENT_OVERFLOW, createDropCounts, DESTROYED, INVALID } from './drop-counts';
-import { DATABASE, type EventQueue } from './event-queue';
+import type { EventQueue } from './event-queue';
 import { buildEvent, CLICKED, SHOWN } from './experience-event';
 import { later } from './later';
-import { backgroundSync, createDelivery, createEventQueue, LAZY, loadDurable } from './load-durable';
+import { loadDurable } from './load-durable';
 import { RECORDED, STORED, type Tap, type Tapped, type TapListener } from './tap';
 import type { ConsentState, ExperienceContext, ExtraAttributes, StoredEvent, Tracker, TrackerOptions } from './types';
 
@@ -95,12 +96,12 @@ export function createTracker(options: TrackerOptions): Tracker {
   // The loss report: kept from the first grant, never while pending or after a denial.
   const drops = createDropCounts(namespace, undefined, tap._report);
   const customerOf = (event: StoredEvent) => owners.get(event.uuid) ?? customerId;
-  // The queue's and delivery's code: a module build has it at once, the script tag loads it
-  // (load-durable-script.ts), and the start waits for it.
-  let here = !LAZY;
-  const arrival = LAZY ? loadDurable().then(() => void (here = true)) : undefined;
-  arrival?.catch(report);
-  const newQueue = () => createEventQueue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap._report({ _stage: STORED, _events: events }));
+  // The queue's and delivery's code, loaded as code of its own (load-durable.ts): the start waits
+  // for it.
+  let code: Durable | undefined;
+  const arrival = loadDurable().then((loaded) => void (code = loaded));
+  arrival.catch(report);
+  const newQueue = () => code!._queue(namespace, options.storageTimeout ?? 3_000, report, (events) => tap._report({ _stage: STORED, _events: events }));
 
   // Until the start (below) has run, as under pending consent, what is recorded stays in memory and
   // nothing is stored or sent; consent choices made meanwhile (a CMP restoring one, a queued
@@ -114,6 +115,9 @@ export function createTracker(options: TrackerOptions): Tracker {
     if (next !== GRANTED && next !== PENDING && next !== DENIED) return void refuse(new ValidationError('consent', "must be 'granted', 'pending' or 'denied'"));
     if (!started) {
       wanted.push(next);
+      // Written down now, not by the start: a page closed before the start (the delivery code
+      // still loading) must not forget a denial, nor keep one the visitor lifted.
+      if (!gpc && next !== PENDING) storage((s) => (next === DENIED ? s.setItem(consentKey, '1') : s.removeItem(consentKey)));
       // A denial known now refuses at once what this task records (GPC too: no call lifts it).
       return void (state = next === DENIED || gpc ? DENIED : PENDING);
     }
@@ -127,18 +131,16 @@ export function createTracker(options: TrackerOptions): Tracker {
       if (!gpc) storage((s) => s.setItem(consentKey, '1'));
       delivery?._forget();
       // The durable queue goes too, whether or not this page ever used it; a grant after this
-      // writes to the same queue, after the clear. Only a database that exists is opened: opening
-      // creates one, and a denial writes nothing about the visitor. Without `databases()` (Firefox
-      // before 126) one is assumed; without IndexedDB (SSR), none (the check throws).
-      void (queue ??= newQueue())._clear(async () => !('databases' in indexedDB) || (await indexedDB.databases()).some((db) => db.name === DATABASE));
+      // writes to the same queue, after the clear.
+      void (queue ??= newQueue())._clear();
     } else if (next === GRANTED && !destroyed) {
       storage((s) => s.removeItem(consentKey));
       queue ??= newQueue();
       if (!delivery) {
         // The service worker too is registered on the first grant, not before: a registration is
         // something stored on the device. It delivers only what consent let into the queue.
-        const wake = backgroundSync(options, url, namespace, report);
-        delivery = createDelivery(options, url, queue, customerOf, report, tap._report, drops, () => state === GRANTED && wake?.());
+        const wake = code!._sync(options, url, namespace, report);
+        delivery = code!._delivery(options, url, queue, customerOf, report, tap._report, drops, () => state === GRANTED && wake?.());
       }
       for (const event of held) {
         queue._push(event);
@@ -165,12 +167,12 @@ export function createTracker(options: TrackerOptions): Tracker {
     if (!customerId && anonymous.length + owners.size < MAX_OWNED) anonymous.push(event);
     // Held only to keep the first task short: a page that records more than can be held before the
     // start has paid more than the start costs, and the start must not cost it a single event
-    // (while the script tag's delivery code loads, the start waits: unless consent is pending, up
-    // to MAX_OWNED are held).
+    // (while the delivery code loads, the start waits: unless consent is pending, up to MAX_OWNED
+    // are held).
     if (state === PENDING && !started && held.length >= MAX_HELD) startNow();
     if (state === PENDING) {
       // The first ones are kept: what the visitor saw while the banner was open (the hero) matters most.
-      if (held.length < MAX_HELD || (LAZY && !started && held.length < MAX_OWNED && decided() !== PENDING)) held.push(event);
+      if (held.length < MAX_HELD || (!started && held.length < MAX_OWNED && decided() !== PENDING)) held.push(event);
       else overflow++;
     } else {
       queue!._push(event);
@@ -212,7 +214,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     },
     // Nothing is delivered but under a grant: while pending, what is held waits for it. The start
     // waits for the delivery code (rejected when it could not load).
-    flush: () => (arrival ? arrival.then(flushNow) : flushNow()),
+    flush: () => arrival.then(flushNow),
     consent,
     optOut: () => consent(DENIED),
     optIn: () => consent(GRANTED),
@@ -248,17 +250,17 @@ export function createTracker(options: TrackerOptions): Tracker {
   function startNow(): void {
     if (started || doc?.prerendering) return;
     remember();
-    if (LAZY && !here) return;
+    if (!code) return;
     started = true;
-    const wasDestroyed = LAZY && destroyed;
+    const wasDestroyed = destroyed;
     if (wasDestroyed) destroyed = false;
     consent(denied ? DENIED : (options.consent ?? GRANTED));
     wanted.forEach(consent);
     // Held past the bound while the delivery code loaded: under pending consent, the bound holds.
-    if (LAZY && state === PENDING) overflow += held.splice(MAX_HELD).length;
+    if (state === PENDING) overflow += held.splice(MAX_HELD).length;
     if (wasDestroyed) tracker.destroy();
   }
-  const start = () => later(() => (remember(), arrival ? void arrival.then(() => later(startNow), noop) : later(startNow)));
+  const start = () => later(() => (remember(), void arrival.then(() => later(startNow), noop)));
   if (doc?.prerendering) doc.addEventListener('prerenderingchange', start, { once: true });
   else start();
   // A page hidden or going away before the start ran: the start runs now, then what delivery's own
@@ -270,14 +272,27 @@ export function createTracker(options: TrackerOptions): Tracker {
     if (started) return;
     startNow();
     if (delivery) delivery._hide(event);
-    else if (LAZY && !started && (event.type === 'pagehide' || doc!.visibilityState === 'hidden')) beaconHeld();
+    else if (!started && (event.type === 'pagehide' || doc!.visibilityState === 'hidden')) beaconHeld();
   };
   // What the start will decide, as things are.
   const decided = () => wanted.reduce((now, next) => (gpc && next !== DENIED ? now : next), denied ? DENIED : (options.consent ?? GRANTED));
+  // Requests that need headers or a fetch of their own go as keepalive fetches, as delivery sends
+  // a hiding page's; the rest as beacons (text/plain, which the proxy accepts).
   function beaconHeld(): void {
-    const beacon = decided() === GRANTED && !options.fetch && !options.headers;
-    for (let rest = held, taken; beacon && (taken = takeBatch(rest, customerOf, nowSeconds(), options.maxRequestBytes ?? 60_000))._batch; rest = taken._rest) {
-      if (!navigator.sendBeacon(sentUrl(url, drops._query()), taken._batch._body)) break;
+    if (decided() !== GRANTED) return;
+    const post = options.fetch || options.headers;
+    const headers = { 'content-type': 'application/json', ...options.headers };
+    for (let rest = held, taken; (taken = takeBatch(rest, customerOf, nowSeconds(), options.maxRequestBytes ?? 60_000))._batch; rest = taken._rest) {
+      const target = sentUrl(url, drops._query());
+      const body = taken._batch._body;
+      try {
+        if (!post) {
+          if (!navigator.sendBeacon(target, body)) break;
+        } else void (options.fetch ?? fetch)(target, { method: 'POST', headers, body, keepalive: true, credentials: options.credentials ?? undefined }).catch(noop);
+      } catch {
+        // A fetch of the site's that throws, or no sendBeacon: nothing more leaves this page.
+        break;
+      }
     }
   }
   if (doc) {

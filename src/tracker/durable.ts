@@ -1,6 +1,6 @@
 // What the tracker stores and sends with, made on the first grant: the queue in IndexedDB, its
-// delivery through the proxy, and Background Sync. One object, so that the script tag can load it
-// as a file of its own (load-durable-script.ts) while a module build imports it (load-durable.ts).
+// delivery through the proxy, and Background Sync. One object, loaded as code of its own: a chunk of
+// a module build (load-durable.ts), a file beside the script tag (load-durable-script.ts).
 import { backgroundSync } from './background-sync';
 import { createDelivery } from './delivery';
 import { createEventQueue } from './event-queue';

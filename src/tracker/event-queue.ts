@@ -26,10 +26,11 @@ export interface EventQueue {
   /** Removes these events, by UUID (only the caller that read them, under the flush lock, does this). */
   _remove(events: StoredEvent[]): Promise<void>;
   /**
-   * Removes every event of the namespace queued before the call, and its loss report's counts;
-   * a database this queue has not opened is opened only if `exists` (it would be created).
+   * Removes every event of the namespace queued before the call, and its loss report's counts.
+   * A database this queue has not opened is opened only if it exists: opening would create one,
+   * and a denial writes nothing about the visitor.
    */
-  _clear(exists: () => Promise<boolean>): Promise<void>;
+  _clear(): Promise<void>;
   /** The record `key` (a string: no range of the queue's array keys reaches it), in a readonly transaction; undefined when absent or when IndexedDB failed. */
   _get<T>(key: string): Promise<T | undefined>;
   /**
@@ -42,7 +43,11 @@ export interface EventQueue {
 
 const SEGMENT_SIZE = 250;
 /** The database's name (its layout's version is in it). */
-export const DATABASE = 'engage-sdk-v1';
+const DATABASE = 'engage-sdk-v1';
+
+// Without `databases()` (Firefox before 126) the database is assumed to exist; without IndexedDB
+// (SSR), not (the check throws).
+const exists = async () => !('databases' in indexedDB) || (await indexedDB.databases()).some((db) => db.name === DATABASE);
 
 type Key = [string, number, string];
 
@@ -195,7 +200,7 @@ export function createEventQueue(namespace: string, timeoutMs: number, report: (
 
     _remove: remove,
 
-    _clear(exists) {
+    _clear() {
       memory.clear();
       pending = [];
       // Chained like a write, in the call's order: what a grant after the denial writes is never

@@ -18,22 +18,14 @@ export const script = (doc?.currentScript ?? doc?.querySelector('script[data-end
 export const sibling = (name: string) =>
   document.head.appendChild(Object.assign(document.createElement('script'), { src: new URL(name, script!.src), nonce: script!.nonce }));
 
-/** The queue's and delivery's code may be missing (not loaded yet, or never): the tracker beacons without it. */
-export const LAZY = true;
-
-let code: Durable | undefined;
-let loading: Promise<void> | undefined;
-// What the tracker calls once loadDurable() has resolved, as a module build calls them.
-export const createEventQueue: Durable['_queue'] = (...args) => code!._queue(...args);
-export const createDelivery: Durable['_delivery'] = (...args) => code!._delivery(...args);
-export const backgroundSync: Durable['_sync'] = (...args) => code!._sync(...args);
+let loading: Promise<Durable> | undefined;
 
 /** Loads engage.delivery.js, once per page; rejects when it does not load. */
-export const loadDurable = (): Promise<void> =>
+export const loadDurable = (): Promise<Durable> =>
   (loading ??= new Promise((resolve, reject) => {
     const settle = () => {
-      code = (window as unknown as { Engage: { _durable?: Durable } }).Engage._durable;
-      if (code) resolve();
+      const code = (window as unknown as { Engage: { _durable?: Durable } }).Engage._durable;
+      if (code) resolve(code);
       else reject(new NetworkError(`engage.delivery.js did not load from beside ${script?.src}: serve dist/engage.delivery.js next to engage.iife.js`));
     };
     // In a later task: adding a script element took a fifth of the tag's evaluation at 4× CPU.

@@ -177,7 +177,8 @@ describe('the build', () => {
     const add = (path: string) => {
       if (seen.has(path)) return;
       seen.add(path);
-      for (const [, specifier] of readFileSync(path, 'utf8').matchAll(/\bfrom\s*["'](\.{1,2}\/[^"']+)["']/g)) add(join(dirname(path), specifier!));
+      // Static imports, and the chunks loaded later (`import('./durable-….js')`, issue 51).
+      for (const [, specifier] of readFileSync(path, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) add(join(dirname(path), specifier!));
     };
     add(join(dist, entry));
     return [...seen];

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EngageError } from '../../src/errors';
 import { createTracker } from '../../src/tracker/create-tracker';
 import type { Tracker, TrackerOptions } from '../../src/tracker/types';
-import { context } from './fixtures';
+import { context, started } from './fixtures';
 
 let errors: EngageError[];
 let trackers: Tracker[];
@@ -113,6 +113,7 @@ describe('the serviceWorker option', () => {
 
   it('when the page hides offline, before any attempt failed', async () => {
     const tracker = make();
+    await started();
     tracker.shown(context);
     setOnline(false);
     hide();

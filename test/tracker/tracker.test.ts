@@ -64,8 +64,10 @@ beforeEach(() => {
   answer = () => Response.json(ACK);
   fetchStub.mockClear();
 });
-afterEach(() => {
+afterEach(async () => {
   for (const tracker of trackers) tracker.destroy();
+  // A destroy() before the delivery code arrived is done again once it has: not in the next test.
+  await started();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   delete (navigator as { sendBeacon?: unknown }).sendBeacon;
@@ -364,6 +366,7 @@ describe('createTracker', () => {
     const tracker = make();
     tracker.optOut();
     tracker.destroy();
+    await started();
     // The denial's clear asks whether the database exists; an answer later than the grant's
     // write (a busy browser) removed the event recorded after the grant.
     const databases = indexedDB.databases.bind(indexedDB);
@@ -421,8 +424,33 @@ describe('createTracker', () => {
     const second = make();
     const kept = second.shown(context)!;
     second.destroy();
+    // The next page, once this one's destroy() has queued what it held (with the delivery code).
+    await started();
     await make().flush();
     expect(delivered()).toEqual([flushed, kept]);
+  });
+
+  // Before the delivery code (its own chunk) has arrived, what a page going away holds leaves
+  // without it: beacons, or keepalive fetches when the requests need headers or a fetch of their own.
+  it('a page closed before the delivery code arrived sends what it held with the headers it was given, and what was recorded before a destroy()', () => {
+    const tracker = make({ headers: { 'x-csrf': 't-1' } });
+    const id = tracker.shown(context)!;
+    tracker.destroy();
+    window.dispatchEvent(new Event('pagehide'));
+    expect(sent).toMatchObject([{ uuids: [id], keepalive: true }]);
+    expect(fetchStub.mock.calls[0]?.[1]?.headers).toEqual({ 'content-type': 'application/json', 'x-csrf': 't-1' });
+  });
+
+  it('a denial made before the delivery code arrived is remembered by the next page, and a grant lifts it as soon', async () => {
+    make().optOut();
+    const next = make();
+    await started();
+    expect(next.shown(context)).toBeUndefined();
+    next.destroy();
+    make().optIn();
+    const third = make();
+    await started();
+    expect(third.shown(context)).toBeTypeOf('string');
   });
 
   it('loses nothing recorded in its first task beyond what it holds before the start: 2,500 events, 2,500 delivered once', async () => {
@@ -436,6 +464,7 @@ describe('createTracker', () => {
 
   it('sends undelivered events with keepalive when the page is hidden', async () => {
     const tracker = make();
+    await started();
     const id = tracker.shown(context)!;
     Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
     document.dispatchEvent(new Event('visibilitychange'));
@@ -499,6 +528,7 @@ describe('createTracker', () => {
 
   it('destroy() removes its listeners and timers: nothing is sent afterwards', async () => {
     const tracker = make({ flushInterval: 100 });
+    await started();
     tracker.shown(context);
     tracker.destroy();
     expect(tracker.shown(context)).toBeUndefined();
