@@ -44,7 +44,10 @@ ${placements}
 ${script}
 </body></html>`;
 
-/** A module bundle of createTracker + autoObserve from `dist`, recording once in its first task. */
+/**
+ * A module bundle of createTracker + autoObserve from `dist`, recording once in its first task:
+ * file name → code (entry.js, and the chunks it loads later).
+ */
 async function moduleBundle(dist) {
   const build = await rollup({
     input: 'entry',
@@ -65,7 +68,8 @@ tracker.shown(${JSON.stringify(context(0))});`
     ],
     onwarn: () => {},
   });
-  return (await build.generate({ format: 'es' })).output[0].code;
+  const { output } = await build.generate({ format: 'es' });
+  return new Map(output.flatMap((file) => (file.type === 'chunk' ? [[file.fileName, file.code]] : [])));
 }
 
 const { stack, baseline } = await startStackWithBaseline();
@@ -76,8 +80,8 @@ const variants = {
   'no tracker': page(''),
   'script tag, this': page(tag('/dist/engage.iife.js')),
   ...(baseline && { 'script tag, baseline': page(tag('/baseline/engage.iife.js')) }),
-  'module, this': page('<script type="module" src="/load-bench/this.js"></script>'),
-  ...(baseline && { 'module, baseline': page('<script type="module" src="/load-bench/baseline.js"></script>') }),
+  'module, this': page('<script type="module" src="/load-bench/this/entry.js"></script>'),
+  ...(baseline && { 'module, baseline': page('<script type="module" src="/load-bench/baseline/entry.js"></script>') }),
 };
 
 const browser = await chromium.launch(chromiumLaunchOptions());
@@ -98,7 +102,9 @@ async function load(name, during) {
   await context.route(`${stack.url}/load-bench/**`, (route) => {
     const { pathname } = new URL(route.request().url());
     if (pathname === '/load-bench/page.html') return route.fulfill({ contentType: 'text/html; charset=utf-8', body: variants[name] });
-    return route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: bundles[pathname.slice('/load-bench/'.length, -'.js'.length)] });
+    const [build, file] = pathname.slice('/load-bench/'.length).split('/');
+    const body = bundles[build]?.get(file);
+    return body === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ contentType: 'text/javascript; charset=utf-8', body });
   });
   const tab = await context.newPage();
   const cdp = await context.newCDPSession(tab);

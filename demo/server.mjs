@@ -13,14 +13,21 @@ export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'sel
 const json = (body, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
 
 /**
- * The ESM build as a browser loads it without a bundler of its own: dist/index.js with idb-keyval
- * resolved into one file. (An inline import map would need 'unsafe-inline' or a hash.)
+ * The ESM build as an app's bundler splits it, served from /demo/build/: dist/index.js as
+ * engage.js, engage-sdk/inspect as inspect.js (the ESM page loads it lazily), the chunk of the
+ * tracker's queue and delivery (loaded after its start), and what they share; idb-keyval resolved
+ * into them. (An inline import map would need 'unsafe-inline' or a hash.)
+ * @returns {Promise<Map<string, string>>} file name → code
  */
-async function bundleEsm(entry = 'dist/index.js') {
-  const build = await rollup({ input: join(repoRoot, entry), plugins: [resolve({ browser: true })], onwarn: () => {} });
-  const { output } = await build.generate({ format: 'es' });
+async function bundleEsm() {
+  const build = await rollup({
+    input: { engage: join(repoRoot, 'dist/index.js'), inspect: join(repoRoot, 'dist/inspect.js') },
+    plugins: [resolve({ browser: true })],
+    onwarn: () => {},
+  });
+  const { output } = await build.generate({ format: 'es', entryFileNames: '[name].js' });
   await build.close();
-  return output[0].code;
+  return new Map(output.flatMap((file) => (file.type === 'chunk' ? [[file.fileName, file.code]] : [])));
 }
 
 /**
@@ -38,8 +45,6 @@ async function bundleEsm(entry = 'dist/index.js') {
  */
 export async function startDemo(options = {}) {
   const esm = await bundleEsm();
-  // engage-sdk/inspect, as the ESM page loads it lazily (a bundle of its own, like an app's chunk).
-  const inspectEsm = await bundleEsm('dist/inspect.js');
   let offline = false;
   let newKey; // the emulator's rotated personalization key, held here until "given" to the proxy
   let importCount = 0;
@@ -83,8 +88,8 @@ export async function startDemo(options = {}) {
   const routes = async (request) => {
     const url = new URL(request.url);
     if (!url.pathname.startsWith('/demo-api/')) {
-      if (url.pathname === '/demo/build/engage.js' || url.pathname === '/demo/build/inspect.js') {
-        const code = url.pathname.endsWith('inspect.js') ? inspectEsm : esm;
+      const code = url.pathname.startsWith('/demo/build/') && esm.get(url.pathname.slice('/demo/build/'.length));
+      if (code) {
         return new Response(code, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' } });
       }
       if (url.pathname === '/') return Response.redirect(new URL('/demo/', url), 302);

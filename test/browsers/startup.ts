@@ -4,6 +4,7 @@
 // them) must still deliver what it recorded: 10 calls queued by the pre-load snippet and 20 made
 // in the task right after the tag, 30 at the emulator, sent by the closing page itself (no other
 // page of the namespace opens), each once.
+import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type Engine, type EngineName, openedPages, until } from './engine';
 import { withEngineAndStack, type TestStack } from './stack';
@@ -59,90 +60,97 @@ export function describeStartup(name: EngineName): void {
       );
     });
 
-    // engage.iife.js loads its queue and delivery as engage.delivery.js (issue 51 §3): held back
-    // (a slow network), the events wait in memory and the page's hides send them; missing, the
-    // same, and an engage:error says so.
-    const CODE = '/dist/engage.delivery.js';
-    let arrived = 0;
-    const openRecorded = async () => {
-      await stack.admin('reset', { body: {} });
-      arrived = stack.arrivals.length;
-      const page = await tabs.open();
-      await page.goto(`${stack.url}/test/browsers/pages/delivery-code.html${name === 'webkit' ? '' : '?csp=nonces'}`);
-      await until(
-        () => page.evaluate(() => (window as unknown as { recorded?: boolean }).recorded),
-        (recorded) => recorded === true,
-        15_000,
-        'the page recorded',
-      );
-      return page;
-    };
-    const thirtyOnce = async (what: string) => {
-      const { unique } = await until(
-        () => stack.received(),
-        (r) => r.unique >= 30,
-        15_000,
-        `30 events at the emulator, ${what}`,
-      );
-      // Anything more (a duplicate, a stray event) has had time to arrive.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const { events, duplicates } = await stack.received();
-      expect(unique).toBe(30);
-      expect(duplicates).toBe(0);
-      expect(events.map((event) => event.attributes.cid as string).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `code-${i}`).sort());
-      expect(events.every((event) => event.customer_id === 'code-user')).toBe(true);
-    };
+    // The tracker loads its queue and delivery after its start (issue 51 §3): engage.iife.js as
+    // engage.delivery.js, a module build as a chunk of its own. Held back (a slow network), the
+    // events wait in memory and the page's hides send them; missing, the same, and an error says so.
+    for (const build of ['script tag', 'module'] as const) {
+      const module = build === 'module';
+      const CODE = module
+        ? `/dist/chunks/${readdirSync(new URL('../../dist/chunks/', import.meta.url)).find((file) => file.startsWith('durable-'))}`
+        : '/dist/engage.delivery.js';
+      const file = module ? 'the delivery chunk' : 'engage.delivery.js';
+      let arrived = 0;
+      const openRecorded = async () => {
+        await stack.admin('reset', { body: {} });
+        arrived = stack.arrivals.length;
+        const page = await tabs.open();
+        // A module's import() has no nonce to pass on: its page allows 'self' too.
+        await page.goto(`${stack.url}/test/browsers/pages/delivery-code.html${module ? '?build=module' : name === 'webkit' ? '' : '?csp=nonces'}`);
+        await until(
+          () => page.evaluate(() => (window as unknown as { recorded?: boolean }).recorded),
+          (recorded) => recorded === true,
+          15_000,
+          'the page recorded',
+        );
+        return page;
+      };
+      const thirtyOnce = async (what: string) => {
+        const { unique } = await until(
+          () => stack.received(),
+          (r) => r.unique >= 30,
+          15_000,
+          `30 events at the emulator, ${what}`,
+        );
+        // Anything more (a duplicate, a stray event) has had time to arrive.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const { events, duplicates } = await stack.received();
+        expect(unique).toBe(30);
+        expect(duplicates).toBe(0);
+        expect(events.map((event) => event.attributes.cid as string).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `code-${i}`).sort());
+        expect(events.every((event) => event.customer_id === 'code-user')).toBe(true);
+      };
 
-    // Not in WebKit: its driver runs no command while the page has a load pending (every call
-    // hangs, the close too); the 404 below is the same path without the wait.
-    if (name !== 'webkit')
-      test('a page closed while engage.delivery.js is still loading: its 30 events leave by the close itself, each once', async () => {
-        let release = () => {};
-        stack.gates.set(CODE, new Promise<void>((resolve) => (release = resolve)));
+      // Not in WebKit: its driver runs no command while the page has a load pending (every call
+      // hangs, the close too); the 404 below is the same path without the wait.
+      if (name !== 'webkit')
+        test(`${build}: a page closed while ${file} is still loading: its 30 events leave by the close itself, each once`, async () => {
+          let release = () => {};
+          stack.gates.set(CODE, new Promise<void>((resolve) => (release = resolve)));
+          try {
+            const page = await openRecorded();
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            expect(stack.arrivals.length).toBe(arrived);
+            await tabs.close(page);
+            await thirtyOnce('from the closed page');
+          } finally {
+            stack.gates.delete(CODE);
+            release();
+          }
+        });
+
+      test(`${build}: ${file} missing (404): an error names it, and the close still sends the 30 events, each once`, async () => {
+        stack.gates.set(CODE, 404);
         try {
           const page = await openRecorded();
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          expect(stack.arrivals.length).toBe(arrived);
+          const errors = await until(
+            () => page.evaluate(() => (window as unknown as { errors: string[] }).errors),
+            (messages) => messages.length > 0,
+            15_000,
+            'an error',
+          );
+          expect(errors).toEqual([expect.stringContaining(module ? "engage-sdk's delivery chunk did not load" : 'engage.delivery.js did not load')]);
           await tabs.close(page);
           await thirtyOnce('from the closed page');
         } finally {
           stack.gates.delete(CODE);
-          release();
         }
       });
 
-    test('engage.delivery.js missing (404): an engage:error names it, and the close still sends the 30 events, each once', async () => {
-      stack.gates.set(CODE, 404);
-      try {
-        const page = await openRecorded();
-        const errors = await until(
-          () => page.evaluate(() => (window as unknown as { errors: string[] }).errors),
-          (messages) => messages.length > 0,
-          15_000,
-          'an engage:error',
+      test(`${build}: ${file} 2 s late, under a strict CSP (${module ? "'self' and a nonce" : 'of nonces alone, but in WebKit'}): nothing leaves before it runs, then the open page delivers its 30 events, each once`, async () => {
+        let releasedAt = Infinity;
+        stack.gates.set(
+          CODE,
+          new Promise((resolve) => setTimeout(resolve, 2_000)).then(() => (releasedAt = Date.now())),
         );
-        expect(errors).toEqual([expect.stringContaining('engage.delivery.js did not load')]);
-        await tabs.close(page);
-        await thirtyOnce('from the closed page');
-      } finally {
-        stack.gates.delete(CODE);
-      }
-    });
-
-    test('engage.delivery.js 2 s late, under a strict CSP (of nonces alone but in WebKit): nothing leaves before it runs, then the open page delivers its 30 events, each once', async () => {
-      let releasedAt = Infinity;
-      stack.gates.set(
-        CODE,
-        new Promise((resolve) => setTimeout(resolve, 2_000)).then(() => (releasedAt = Date.now())),
-      );
-      try {
-        const page = await openRecorded();
-        await thirtyOnce('from the open page');
-        expect(stack.arrivals.slice(arrived).every((at) => at >= releasedAt)).toBe(true);
-        expect(await page.evaluate(() => (window as unknown as { errors: string[] }).errors)).toEqual([]);
-      } finally {
-        stack.gates.delete(CODE);
-      }
-    });
+        try {
+          const page = await openRecorded();
+          await thirtyOnce('from the open page');
+          expect(stack.arrivals.slice(arrived).every((at) => at >= releasedAt)).toBe(true);
+          expect(await page.evaluate(() => (window as unknown as { errors: string[] }).errors)).toEqual([]);
+        } finally {
+          stack.gates.delete(CODE);
+        }
+      });
+    }
   });
 }
