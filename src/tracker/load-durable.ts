@@ -11,7 +11,7 @@ import { later } from './later';
 export const loadDurable = (): Promise<Durable> =>
   // Not in the task that created the tracker: starting the request made it 17-44 ms longer (module
   // bundle at 4× CPU, two runs of `npm run bench:load`), as adding the script tag's element did.
-  new Promise((resolve) => later(resolve))
+  new Promise<void>((resolve) => later(resolve))
     .then(() => import('./durable'))
     .then(
       (module) => module.durable,
