@@ -1,4 +1,4 @@
-import type { StoredEvent } from './types';
+import type { StoredEvent, TrackerOptions } from './types';
 
 /** Upstream limit: one request carries at most 100 elements (users). */
 const MAX_ELEMENTS = 100;
@@ -78,3 +78,14 @@ export const utf8Length = (text: string): number => new TextEncoder().encode(tex
 export const sentUrl = (url: string, query: string) => `${url}?sent_at=${Date.now().toFixed()}${query}`;
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** POSTs a batch's body to `target` with the tracker's own fetch, headers and credentials. */
+export const post = (options: TrackerOptions, target: string, body: string, keepalive: boolean): Promise<Response> =>
+  (options.fetch ?? fetch)(target, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...options.headers },
+    body,
+    keepalive,
+    // null → undefined, which fetch reads as its own default, 'same-origin'.
+    credentials: options.credentials ?? undefined,
+  });

@@ -1,5 +1,5 @@
 import { DroppedEventsError, type EngageError, ValidationError } from '../errors';
-import { nowSeconds, sentUrl, takeBatch } from './batch';
+import { nowSeconds, post, sentUrl, takeBatch } from './batch';
 import { noop, warn } from './console';
 import type { Delivery } from './delivery';
 import type { Durable } from './durable';
@@ -113,11 +113,12 @@ export function createTracker(options: TrackerOptions): Tracker {
 
   function consent(next: ConsentState): void {
     if (next !== GRANTED && next !== PENDING && next !== DENIED) return void refuse(new ValidationError('consent', "must be 'granted', 'pending' or 'denied'"));
+    // Remembered as it is made, before the start too: a page closed before the start (the delivery
+    // code still loading) must not forget a denial, nor keep one the visitor lifted. An honoured
+    // GPC signal is not written down: it is read on every load.
+    if (!gpc && (next === DENIED || (next === GRANTED && !destroyed))) storage((s) => (next === DENIED ? s.setItem(consentKey, '1') : s.removeItem(consentKey)));
     if (!started) {
       wanted.push(next);
-      // Written down now, not by the start: a page closed before the start (the delivery code
-      // still loading) must not forget a denial, nor keep one the visitor lifted.
-      if (!gpc && next !== PENDING) storage((s) => (next === DENIED ? s.setItem(consentKey, '1') : s.removeItem(consentKey)));
       // A denial known now refuses at once what this task records (GPC too: no call lifts it).
       return void (state = next === DENIED || gpc ? DENIED : PENDING);
     }
@@ -128,13 +129,11 @@ export function createTracker(options: TrackerOptions): Tracker {
     if (next === DENIED) {
       held = [];
       overflow = 0;
-      if (!gpc) storage((s) => s.setItem(consentKey, '1'));
       delivery?._forget();
       // The durable queue goes too, whether or not this page ever used it; a grant after this
       // writes to the same queue, after the clear.
       void (queue ??= newQueue())._clear();
     } else if (next === GRANTED && !destroyed) {
-      storage((s) => s.removeItem(consentKey));
       queue ??= newQueue();
       if (!delivery) {
         // The service worker too is registered on the first grant, not before: a registration is
@@ -280,15 +279,14 @@ export function createTracker(options: TrackerOptions): Tracker {
   // a hiding page's; the rest as beacons (text/plain, which the proxy accepts).
   function beaconHeld(): void {
     if (decided() !== GRANTED) return;
-    const post = options.fetch || options.headers;
-    const headers = { 'content-type': 'application/json', ...options.headers };
+    const fetched = options.fetch || options.headers;
     for (let rest = held, taken; (taken = takeBatch(rest, customerOf, nowSeconds(), options.maxRequestBytes ?? 60_000))._batch; rest = taken._rest) {
       const target = sentUrl(url, drops._query());
       const body = taken._batch._body;
       try {
-        if (!post) {
+        if (!fetched) {
           if (!navigator.sendBeacon(target, body)) break;
-        } else void (options.fetch ?? fetch)(target, { method: 'POST', headers, body, keepalive: true, credentials: options.credentials ?? undefined }).catch(noop);
+        } else void post(options, target, body, true).catch(noop);
       } catch {
         // A fetch of the site's that throws, or no sendBeacon: nothing more leaves this page.
         break;

@@ -1,5 +1,5 @@
 import { DroppedEventsError, type EngageError, HttpError, NetworkError, ValidationError } from '../errors';
-import { type Batch, nowSeconds, sentUrl, takeBatch } from './batch';
+import { type Batch, nowSeconds, post, sentUrl, takeBatch } from './batch';
 import { noop, warn } from './console';
 import type { EventQueue } from './event-queue';
 import { type DropCounts, EXPIRED, QUEUE_FULL, REFUSED } from './drop-counts';
@@ -189,14 +189,7 @@ export function createDelivery(
     let response: Response | undefined;
     const carried = drops._query();
     try {
-      response = await (options.fetch ?? fetch)(sentUrl(url, carried), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...options.headers },
-        body,
-        keepalive,
-        // null → undefined, which fetch reads as its own default, 'same-origin'.
-        credentials: options.credentials ?? undefined,
-      });
+      response = await post(options, sentUrl(url, carried), body, keepalive);
       // Read every body: Chromium counts a keepalive request against its 64 KiB budget until its
       // response is consumed, and unread 2xx bodies starve every later keepalive request. An error
       // body that is not JSON (a gateway's HTML page) is read and left out of the HttpError.
