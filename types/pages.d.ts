@@ -27,6 +27,8 @@ declare global {
     removedButton?: HTMLElement;
     rerender(): void;
     shadowReady: boolean;
+    // test/browsers/pages/experience-context.js
+    experienceContext(cid: string): ExperienceContext;
     // test/browsers/pages/clock.js
     realNow(): number;
     setDeviceClock(ms: number): void;

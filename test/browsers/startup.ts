@@ -25,6 +25,26 @@ export function describeStartup(name: EngineName): void {
     );
     afterAll(() => tabs.closeAll());
 
+    /**
+     * Waits for the 30 events a page recorded (cids `${page}-0` to `${page}-29`, customer
+     * `${page}-user`) at the emulator, and a second more for a duplicate or a stray one: each once.
+     */
+    const thirtyOnce = async (page: 'early' | 'code', what: string) => {
+      const { unique } = await until(
+        () => stack.received(),
+        (r) => r.unique >= 30,
+        15_000,
+        `30 events at the emulator, ${what}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const { events, duplicates } = await stack.received();
+      expect(unique).toBe(30);
+      expect(duplicates).toBe(0);
+      expect(events.map((event) => event.attributes.cid as string).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `${page}-${i}`).sort());
+      expect(events.every((event) => event.customer_id === `${page}-user`)).toBe(true);
+      return { unique, duplicates };
+    };
+
     test('a page closed before the deferred start: the 30 events recorded in its first tasks are delivered by the close itself, each once', async () => {
       await stack.admin('reset', { body: {} });
       const page = await tabs.open();
@@ -42,19 +62,7 @@ export function describeStartup(name: EngineName): void {
       await page.evaluate(() => void ((window as unknown as Win).holding = false));
       const closedAt = Date.now();
       await tabs.close(page);
-      const { unique } = await until(
-        () => stack.received(),
-        (r) => r.unique >= 30,
-        15_000,
-        '30 events at the emulator, from the closed page',
-      );
-      // Anything more (a duplicate, a stray event) has had time to arrive.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const { events, duplicates } = await stack.received();
-      expect(unique).toBe(30);
-      expect(duplicates).toBe(0);
-      expect(events.map((event) => event.attributes.cid as string).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `early-${i}`).sort());
-      expect(events.every((event) => event.customer_id === 'early-user')).toBe(true);
+      const { unique, duplicates } = await thirtyOnce('early', 'from the closed page');
       figures.push(
         `[engines] ${name} | start-up | closed before the deferred start: ${unique}/30 delivered by the closing page, ${duplicates} dup, ${Date.now() - closedAt} ms`,
       );
@@ -84,21 +92,6 @@ export function describeStartup(name: EngineName): void {
         );
         return page;
       };
-      const thirtyOnce = async (what: string) => {
-        const { unique } = await until(
-          () => stack.received(),
-          (r) => r.unique >= 30,
-          15_000,
-          `30 events at the emulator, ${what}`,
-        );
-        // Anything more (a duplicate, a stray event) has had time to arrive.
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-        const { events, duplicates } = await stack.received();
-        expect(unique).toBe(30);
-        expect(duplicates).toBe(0);
-        expect(events.map((event) => event.attributes.cid as string).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `code-${i}`).sort());
-        expect(events.every((event) => event.customer_id === 'code-user')).toBe(true);
-      };
 
       // Not in WebKit: its driver runs no command while the page has a load pending (every call
       // hangs, the close too); the 404 below is the same path without the wait.
@@ -111,7 +104,7 @@ export function describeStartup(name: EngineName): void {
             await new Promise((resolve) => setTimeout(resolve, 300));
             expect(stack.arrivals.length).toBe(arrived);
             await tabs.close(page);
-            await thirtyOnce('from the closed page');
+            await thirtyOnce('code', 'from the closed page');
           } finally {
             stack.gates.delete(CODE);
             release();
@@ -130,7 +123,7 @@ export function describeStartup(name: EngineName): void {
           );
           expect(errors).toEqual([expect.stringContaining(module ? "engage-sdk's delivery chunk did not load" : 'engage.delivery.js did not load')]);
           await tabs.close(page);
-          await thirtyOnce('from the closed page');
+          await thirtyOnce('code', 'from the closed page');
         } finally {
           stack.gates.delete(CODE);
         }
@@ -144,7 +137,7 @@ export function describeStartup(name: EngineName): void {
         );
         try {
           const page = await openRecorded();
-          await thirtyOnce('from the open page');
+          await thirtyOnce('code', 'from the open page');
           expect(stack.arrivals.slice(arrived).every((at) => at >= releasedAt)).toBe(true);
           expect(await page.evaluate(() => (window as unknown as { errors: string[] }).errors)).toEqual([]);
         } finally {
