@@ -170,7 +170,7 @@ export function describeInspect(name: EngineName): void {
         // loaded, and on a loaded machine that came after the hero's second (a 2.5 s late
         // /demo/build/engage.js reproduces it).
         await until(
-          () => demo.emulator.getExperienceEvents().events.filter((event) => event.action === 'SVC_PERSONALIZATION_MESSAGE_SHOWN').length,
+          async () => demo.emulator.getExperienceEvents().events.filter((event) => event.action === 'SVC_PERSONALIZATION_MESSAGE_SHOWN').length,
           (n) => n >= 1,
           // One second in view, then a delivery run: a bound, not a timing.
           30_000,

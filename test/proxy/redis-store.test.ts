@@ -282,6 +282,23 @@ describe('Redis store: Redis stopped, stalled, restarted', () => {
     }
   });
 
+  it('a busy event loop is not a stalled Redis: an answer that came while the loop was blocked past timeoutMs is taken', async () => {
+    const connection = await connectRedisStore(own.url, { onError: quiet, timeoutMs: 200 });
+    try {
+      const k = uuidKey();
+      const claimed = connection.store.claim([k], 'A', LONG, LONG);
+      // Written to the socket (node-redis writes in a later tick).
+      await new Promise((resolve) => setImmediate(resolve));
+      // The process busy for 400 ms (a long request, a GC): Redis answers meanwhile, and both the
+      // answer and the timer are due when the loop turns again. Timers run first in Node's loop.
+      const end = performance.now() + 400;
+      while (performance.now() < end);
+      expect(await claimed).toEqual(['claimed']);
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('stalled (SIGSTOP): a call rejects after timeoutMs, the next ones at once; its claims are released behind it', async () => {
     const connection = await connectRedisStore(own.url, { onError: quiet, timeoutMs: 200 });
     try {

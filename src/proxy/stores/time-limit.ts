@@ -17,12 +17,22 @@ export interface TimeLimitHooks {
 export function timeLimit<T>(what: string, ms: number, work: Promise<T>, hooks: TimeLimitHooks = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      hooks.onTimeout?.();
-      reject(new Error(`${what} timed out after ${ms} ms${hooks.why ?? ''}`));
-    }, ms);
+    let done = false;
+    // Expired only after the I/O that came meanwhile is read: a loop busy past `ms` (a long
+    // request, a GC) runs its due timers before it reads the sockets, and would take an answer
+    // that came in time for a stalled store (then a claim forwarded without one: a duplicate).
+    const timer = setTimeout(
+      () =>
+        (globalThis.setImmediate ?? setTimeout)(() => {
+          if (done) return;
+          timedOut = true;
+          hooks.onTimeout?.();
+          reject(new Error(`${what} timed out after ${ms} ms${hooks.why ?? ''}`));
+        }),
+      ms,
+    );
     const settled = () => {
+      done = true;
       clearTimeout(timer);
       if (timedOut) hooks.onLateAnswer?.();
     };
