@@ -85,20 +85,36 @@ export const UNRENDERED = 3;
 const TICK = 100;
 
 /**
+ * What the placements of one `observe` or `autoObserve` call share, so that a placement itself is
+ * four references (issue 51 §4: a listing of 1,000 whose placements never come into view costs
+ * little more than their entries in the shared observer).
+ */
+interface Group {
+  _recorder: Recorder;
+  _view: PageView;
+  _shared: Shared;
+  /** The context given to `observe`; undefined: each element's attribute, parsed again when needed. */
+  _given: ExperienceContext | undefined;
+}
+
+/**
  * One element observed for one recorder: plain data in the document's table, handled by the
- * functions below. No closure, listener or parsed context per placement: a listing of 1,000 whose
- * placements never come into view costs little more than their entries in the shared observer.
+ * functions below. No closure, listener, parsed context or impression key per placement at rest:
+ * its state exists while it is in view.
  */
 interface Placement {
   _element: Element;
-  _recorder: Recorder;
-  _view: PageView;
-  /** The impression's identity (impressionKey), read once when observed. */
-  _key: string;
-  /** The context given to `observe`; undefined: the attribute's, parsed again when an impression or a click needs it. */
-  _given: ExperienceContext | undefined;
-  /** The 50 % rule, from the latest IntersectionObserver entry of the element. */
-  _inView: boolean;
+  _group: Group;
+  /** Its impression key's hash (keyHash), from when it was observed: whether it may have been counted, without a parse. */
+  _hash: number;
+  /** Another recorder's placement on the same element (two trackers): a chain, not an array per element. */
+  _next: Placement | undefined;
+  /** In view (by the 50 % rule, from the element's latest IntersectionObserver entry); undefined: not. */
+  _live: Live | undefined;
+}
+
+/** A placement's state while it is in view. */
+interface Live {
   /** Since when it is in view, painted, with an area (undefined: it is not). */
   _looked: number | undefined;
   /** When its current second began (undefined: it has not). */
@@ -106,11 +122,8 @@ interface Placement {
   /** A look since `_looked` found it covered. */
   _covered: boolean;
   /** What an inspector was last told, so it hears changes, not ticks. */
-  _told: false | number | Element | undefined;
+  _told: number | Element | undefined;
   _toldAway: boolean | undefined;
-  /** Another recorder's placement on the same element (two trackers): a chain, not an array per element. */
-  _next: Placement | undefined;
-  _shared: Shared;
 }
 
 /** Every placement of one document: one IntersectionObserver, one timer, one click listener per root. */
@@ -168,7 +181,7 @@ function sharedOf(doc: Document): Shared {
 }
 
 function tickOn(p: Placement, on: boolean): void {
-  const s = p._shared;
+  const s = p._group._shared;
   if (on) s._ticking.add(p);
   else s._ticking.delete(p);
   if (!s._ticking.size) s._timer = void clearInterval(s._timer);
@@ -232,31 +245,62 @@ function sight(element: Element, covers: boolean): number | Element {
 }
 
 /** The context an impression or a click of `p` records: the one given, or the attribute's now. */
-const contextOf = (p: Placement) => p._given ?? readContext(p._element);
+const contextOf = (p: Placement) => p._group._given ?? readContext(p._element);
+
+/**
+ * A 30-bit hash of an impression key: a small integer, which a field or a set holds with no
+ * allocation. A page view's seen set holds it beside the key, so that a placement coming into view
+ * asks it first and parses its context only on a match (a re-rendered placement, or a collision).
+ */
+function keyHash(key: string): number {
+  let hash = 0;
+  for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) & 0x3fffffff;
+  return hash;
+}
+
+/** Whether `p`'s impression (its key given, or read again) was counted in its page view. */
+function counted(p: Placement, key?: string): boolean {
+  const seen = p._group._view._seen;
+  if (!seen.has(p._hash)) return false;
+  const context = key ? undefined : contextOf(p);
+  return seen.has(key ?? (context ? impressionKey(context) : ''));
+}
 
 /**
  * What this placement does, for an inspector (tap.ts): through the recorder, when it is a tracker
  * that someone listens to. Asked first, so that nobody listening costs no parsed context.
  */
 function tell(p: Placement, facts: PlacementFacts): void {
-  const tap = (p._recorder as Tapped)._tap;
+  const tap = (p._group._recorder as Tapped)._tap;
   const context = tap?._attach()._listener && contextOf(p);
   if (context) tap._report({ ...facts, _element: p._element, _context: context });
 }
 
 function onEntry(p: Placement, { isIntersecting, intersectionRatio, intersectionRect: rect, rootBounds: root }: IntersectionObserverEntry): void {
-  p._inView =
+  const inView =
     isIntersecting &&
     (intersectionRatio >= 0.5 ||
       // A placement taller than the viewport can never be half visible: half the screen will do.
       (!!root && rect.width * rect.height * 2 >= root.width * root.height));
-  tickOn(p, p._inView && !p._view._seen.has(p._key));
+  if (!inView) {
+    // Out of view: its state goes, and an inspector hears it once.
+    if (p._live) {
+      tell(p, { _stage: VIEW, _sight: false, _counted: counted(p) });
+      rest(p);
+    }
+    return;
+  }
+  p._live ??= { _looked: undefined, _since: undefined, _covered: false, _told: undefined, _toldAway: undefined };
+  tickOn(p, !counted(p));
   tick(p);
 }
 
-/** Looks again: the timer's tick, a new entry, the tab shown or hidden, a new page view. */
+/** Looks again at a placement in view: the timer's tick, a new entry, the tab shown or hidden. */
 function tick(p: Placement): void {
-  const counted = p._view._seen.has(p._key);
+  const live = p._live;
+  if (!live) return;
+  const view = p._group._view;
+  const done = counted(p);
   const doc = p._element.ownerDocument as Document & { prerendering?: boolean };
   // A hidden tab or a prerendered page: nobody is looking, whatever the placement shows.
   const away = doc.visibilityState === 'hidden' || !!doc.prerendering;
@@ -264,61 +308,63 @@ function tick(p: Placement): void {
   // Covers are looked for from a tick after it came into view, painted, with an area: most
   // placements a scroll passes leave before that, and cost no hit test (elementFromPoint is
   // the expensive part, 30-60 µs a point in Chromium).
-  const covers = p._looked !== undefined && now - p._looked >= TICK;
-  const what = p._inView && (counted ? SEEN : sight(p._element, covers));
-  if (what !== p._told || away !== p._toldAway) {
-    p._toldAway = away;
-    tell(p, { _stage: VIEW, _sight: (p._told = what), _counted: counted });
+  const covers = live._looked !== undefined && now - live._looked >= TICK;
+  const what = done ? SEEN : sight(p._element, covers);
+  if (what !== live._told || away !== live._toldAway) {
+    live._toldAway = away;
+    tell(p, { _stage: VIEW, _sight: (live._told = what), _counted: done });
   }
-  if (counted) return settle(p);
+  if (done) return settle(p);
   if (what === SEEN && !away) {
-    p._looked ??= now;
+    live._looked ??= now;
     // Uncovered at the first look: since it came into view, as sampling goes; after a cover, from now.
-    if (covers) p._since ??= p._covered ? now : p._looked;
+    if (covers) live._since ??= live._covered ? now : live._looked;
   } else if (typeof what == 'object' && !away) {
     // Covered (by `what`): the second starts again at the first look that finds it uncovered.
-    p._since = undefined;
-    p._covered = true;
+    live._since = undefined;
+    live._covered = true;
   } else {
-    p._looked = p._since = undefined;
-    p._covered = false;
+    live._looked = live._since = undefined;
+    live._covered = false;
   }
   // Looked at every TICK, so the second ends on a tick at most TICK after it is complete.
-  if (p._since !== undefined && now - p._since >= 1000) {
-    p._view._seen.add(p._key);
-    settle(p);
+  if (live._since !== undefined && now - live._since >= 1000) {
     const context = contextOf(p);
-    call(() => context && tell(p, { _stage: COUNTED, _uuid: p._recorder.shown(context) }));
+    const key = context && impressionKey(context);
+    if (key) view._seen.add(keyHash(key)).add(key);
+    settle(p);
+    call(() => context && tell(p, { _stage: COUNTED, _uuid: p._group._recorder.shown(context) }));
   }
 }
 
 /** Not looked at until something changes: counted, out of view, or no longer observed. */
 function rest(p: Placement): void {
-  p._looked = p._since = undefined;
-  p._covered = false;
+  p._live = undefined;
   tickOn(p, false);
 }
 
-/** Counted (or no longer observed): the element leaves the observer once no placement on it waits for an impression. */
+/** Counted (or no longer observed): the element leaves the observer once no other placement on it waits for an impression. */
 function settle(p: Placement): void {
-  rest(p);
+  const s = p._group._shared;
   let waiting = false;
-  each(p._shared._watches.get(p._element), (q) => (waiting ||= !q._view._seen.has(q._key)));
-  if (!waiting) p._shared._io?.unobserve(p._element);
+  each(s._watches.get(p._element), (q) => (waiting ||= q !== p && !counted(q)));
+  rest(p);
+  if (!waiting) s._io?.unobserve(p._element);
 }
 
-/** Observed, or a new page view: the rule starts over, from what the placement shows now. */
-function restart(p: Placement): void {
+/**
+ * Observed (`key`, read by watch), or a new page view (whose seen keys are none yet): the rule
+ * starts over, from out of view.
+ */
+function restart(p: Placement, key?: string): void {
   rest(p);
-  p._told = undefined;
-  p._inView = false;
-  // Observed anew either way, so that an entry for the element (and so for this placement) comes now.
-  if (!p._view._seen.has(p._key)) {
-    p._shared._io?.unobserve(p._element);
-    p._shared._io?.observe(p._element);
-  }
-  // Tells an inspector where the rule starts from (not in view).
-  tick(p);
+  const done = !!key && counted(p, key);
+  // Tells an inspector where the rule starts from.
+  tell(p, { _stage: VIEW, _sight: false, _counted: done });
+  if (done) return settle(p);
+  // Observed anew, so that an entry for the element (and so for this placement) comes now.
+  p._group._shared._io?.unobserve(p._element);
+  p._group._shared._io?.observe(p._element);
 }
 
 /**
@@ -340,60 +386,53 @@ function onClick(this: Node, event: Event): void {
     each(watches.get(node as Element), (p) => {
       const context = contextOf(p);
       const bId = control?.getAttribute(B_ID);
-      call(() => context && tell(p, { _stage: CLICKED, _uuid: p._recorder.clicked(context, bId ? { b_id: bId } : undefined) }));
+      call(() => context && tell(p, { _stage: CLICKED, _uuid: p._group._recorder.clicked(context, bId ? { b_id: bId } : undefined) }));
     });
   }
 }
 
+/** The group of one `observe` or `autoObserve` call, in `doc`. */
+const groupOf = (recorder: Recorder, doc: Document, given?: ExperienceContext): Group => ({
+  _recorder: recorder,
+  _view: pageViewOf(recorder),
+  _shared: sharedOf(doc),
+  _given: given,
+});
+
 /**
- * Starts observing `element` for `recorder` (observe's work, and autoObserve's without a closure
+ * Starts observing `element` in group `g` (observe's work, and autoObserve's without a closure
  * per element); undefined, reported, when there is no context.
  */
-function watch(recorder: Recorder, element: Element, given: ExperienceContext | undefined, opts: ObserveOptions): Placement | undefined {
-  // No context given: the attribute has to hold it. Read here to report it and to key the
-  // impression, and not kept: parsed again when an impression or a click needs it.
-  const context = given ?? readContext(element);
+function watch(g: Group, element: Element, opts: ObserveOptions): Placement | undefined {
+  // No context given: the attribute has to hold it. Read here to report it, and not kept: parsed
+  // again when the placement comes into view, or an impression or a click needs it.
+  const context = g._given ?? readContext(element);
   if (!context) return void reportTo(opts, CONTEXT, 'must be the experience context as a JSON object');
-  const doc = element.ownerDocument;
-  const s = sharedOf(doc);
-  const view = pageViewOf(recorder);
-  const first = s._watches.get(element);
-  const p: Placement = {
-    _element: element,
-    _recorder: recorder,
-    _view: view,
-    _key: impressionKey(context),
-    _given: given,
-    _inView: false,
-    _looked: undefined,
-    _since: undefined,
-    _covered: false,
-    _told: undefined,
-    _toldAway: undefined,
-    _next: first,
-    _shared: s,
-  };
+  const s = g._shared;
+  const view = g._view;
+  const key = impressionKey(context);
+  const p: Placement = { _element: element, _group: g, _hash: keyHash(key), _next: s._watches.get(element), _live: undefined };
   s._watches.set(element, p);
   // Without IntersectionObserver there is no honest way to know the element was seen: count nothing.
   if (!s._io) reportTo(opts, 'IntersectionObserver', 'is not available');
   if (!s._views.has(view)) {
     s._views.add(view);
-    view._restart.add(() => s._watches.forEach((first) => each(first, (p) => p._view === view && restart(p))));
+    view._restart.add(() => s._watches.forEach((first) => each(first, (p) => p._group._view === view && restart(p))));
   }
   const root = element.getRootNode();
-  const listener = (root as ShadowRoot).mode === 'closed' ? root : doc;
+  const listener = (root as ShadowRoot).mode === 'closed' ? root : element.ownerDocument;
   if (!s._roots.has(listener)) {
     s._roots.add(listener);
     listener.addEventListener('click', onClick, true);
     listener.addEventListener('auxclick', onClick, true);
   }
-  restart(p);
+  restart(p, key);
   return p;
 }
 
 /** Stops observing `p`. Idempotent. */
 function unwatch(p: Placement): void {
-  const s = p._shared;
+  const s = p._group._shared;
   const first = s._watches.get(p._element);
   if (!first) return;
   // Out of the element's chain.
@@ -445,7 +484,7 @@ function unwatch(p: Placement): void {
 export function observe(tracker: Recorder, element: Element, context?: ExperienceContext | null, options?: ObserveOptions | null): () => void {
   const opts: ObserveOptions = options ?? {};
   if (typeof element?.addEventListener !== 'function') return (reportTo(opts, 'element', 'must be a DOM Element'), noop);
-  const p = watch(tracker, element, context ?? undefined, opts);
+  const p = watch(groupOf(tracker, element.ownerDocument, context ?? undefined), element, opts);
   return p ? () => unwatch(p) : noop;
 }
 
@@ -472,22 +511,26 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
   const MO = win?.MutationObserver;
   if (!MO) return noop;
   const what: MutationObserverInit = { childList: true, subtree: true, attributes: true, attributeFilter: [CONTEXT], attributeOldValue: true };
-  // Each placement by its element: no copy of the attribute's text, no closure.
-  const watched = new Map<Element, Placement>();
-
+  // Its placements are found in the document's table by their group: no map of its own, no copy
+  // of the attribute's text, no closure. Made with the first placement (not in the caller's task).
+  let g: Group | undefined;
+  /** This call's placement on `node`, if any. */
+  const mine = (node: Node) => {
+    let p = g?._shared._watches.get(node as Element);
+    while (p && p._group !== g) p = p._next;
+    return p;
+  };
   const drop = (node: Node) => {
-    const p = watched.get(node as Element);
+    const p = mine(node);
     if (p) unwatch(p);
-    watched.delete(node as Element);
   };
   const start = (element: Element) => {
     drop(element);
     // watch reads the attribute, and reports it when it is not a JSON object. A placement out of
     // the page (in a component not inserted yet) starts when its host is inserted.
-    const p = element.hasAttribute(CONTEXT) && element.isConnected ? watch(tracker, element, undefined, opts) : undefined;
-    if (p) watched.set(element, p);
+    if (element.hasAttribute(CONTEXT) && element.isConnected) watch((g ??= groupOf(tracker, element.ownerDocument)), element, opts);
   };
-  const add = (node: Node) => (node as Element).hasAttribute?.(CONTEXT) && !watched.has(node as Element) && start(node as Element);
+  const add = (node: Node) => (node as Element).hasAttribute?.(CONTEXT) && !mine(node) && start(node as Element);
   // One observer for the document and every open shadow root under `at`: MutationObserver sees
   // no further than the tree it observes, and observing a root twice is harmless.
   const track = (shadow: ShadowRoot) => {
@@ -502,11 +545,11 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
       if (type == 'attributes' && oldValue !== (target as Element).getAttribute(CONTEXT)) start(target as Element);
       // Only the subtrees a record names are walked, never the page: added ones for placements and
       // roots (a component inserted after it rendered, a declarative root parsed later); removed
-      // ones, while anything is watched, for the placements they took away, in their shadow roots
+      // ones, once anything was watched, for the placements they took away, in their shadow roots
       // too (contains() stops at a shadow boundary). A node moved within the batch is in the page
       // again by now: left as it is.
       addedNodes.forEach((node) => node.nodeType == 1 && node.isConnected && walk(node, add, track));
-      removedNodes.forEach((node) => node.nodeType == 1 && !node.isConnected && watched.size && walk(node, drop, untrack));
+      removedNodes.forEach((node) => node.nodeType == 1 && !node.isConnected && g && walk(node, drop, untrack));
     }
   });
   mo.observe(at, what);
@@ -522,7 +565,7 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
     walked();
     unhook();
     mo.disconnect();
-    watched.forEach(unwatch);
-    watched.clear();
+    // Unwatching as it goes: a Map's forEach visits what is set or left after each step.
+    g?._shared._watches.forEach((first) => each(first, (p) => p._group === g && unwatch(p)));
   };
 }

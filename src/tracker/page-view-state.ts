@@ -2,8 +2,8 @@
 // declarations name none of their `_` members, which every build renames (mangle.json).
 /** One recorder's current page view. */
 export interface PageView {
-  /** Impression keys counted in this view (cleared in place when a new one begins). */
-  _seen: Set<string>;
+  /** Impression keys counted in this view, each with its hash (observe.ts; cleared in place when a new one begins). */
+  _seen: Set<string | number>;
   /** What each live placement does when a new view begins: restart its in-view rule. */
   _restart: Set<() => void>;
   /** How many of the URL's path, query and hash it follows: 0 for none. */

@@ -108,6 +108,21 @@ describe('observe: impressions', () => {
     expect(shown().map((c) => c.context.cid)).toEqual(['cid-1', 'cid-2']);
   });
 
+  it('two contexts whose keys share a hash are two impressions: the key itself decides', () => {
+    // 'Aa' and 'BB' hash alike under a multiplier of 31 (Java's String.hashCode collides on them),
+    // and so does every key that differs only there: the page view's hash set says "maybe", the key "no".
+    const { rec, shown } = recorder();
+    const first = placement();
+    observe(rec, first, { ...context(1), cid: 'Aa' });
+    view(first, 1);
+    vi.advanceTimersByTime(1_000);
+    const second = placement();
+    observe(rec, second, { ...context(1), cid: 'BB' });
+    view(second, 1);
+    vi.advanceTimersByTime(1_000);
+    expect(shown().map((c) => c.context.cid)).toEqual(['Aa', 'BB']);
+  });
+
   it('a placement larger than the viewport counts when it covers half the viewport', () => {
     const { rec, shown } = recorder();
     const el = placement();
