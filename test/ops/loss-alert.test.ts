@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions, PERSON_USER_AGENT } from '../../demo/chromium.mjs';
 import { startTestStack, type TestStack } from '../browsers/stack';
 import { until } from '../browsers/engine';
-import { experienceBody } from '../proxy/support';
+import { experienceBody, startInFreshWindow } from '../proxy/support';
 import { context } from '../tracker/fixtures';
 
 const PROMTOOL = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool';
@@ -134,10 +134,9 @@ describe('ops/engage-alerts.yml on series scraped from the proxy', () => {
       // The forger: 50 deliveries a second for a minute against a client budget of 1,200 events a
       // minute, each with one valid event and a new made-up report of 100,000 for every reason.
       const statuses: Record<number, number> = {};
-      // The reports budget is a fixed window of the clock's hours (rate-limit.ts): a minute across
-      // an hour's end meets two budgets of 3 (a CI run at 15:00 accepted 6). It starts in a fresh one.
-      const left = 3_600_000 - (Date.now() % 3_600_000);
-      if (left < 75_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+      // The reports budget is hourly: a minute across an hour's end meets two budgets of 3 (a CI
+      // run at 15:00 accepted 6).
+      await startInFreshWindow(3_600_000, 75_000);
       const started = Date.now();
       let nextScrape = started + 10_000;
       for (let n = 0; Date.now() - started < 60_000; n++) {

@@ -4,7 +4,7 @@ import { createProxy } from '../../src/proxy/create-proxy';
 import { createMemoryStore } from '../../src/proxy/stores/memory-store';
 import type { ProxyLogEntry, ProxyStore } from '../../src/proxy/types';
 import { serve } from '../../src/proxy/node/serve';
-import { basic, experienceBody, harness, KEYS, type Harness, PAGE_HEADERS } from './support';
+import { basic, experienceBody, harness, KEYS, type Harness, PAGE_HEADERS, startInFreshWindow } from './support';
 
 let h: Harness;
 afterEach(async () => {
@@ -167,10 +167,8 @@ describe('limits', () => {
 
   it('mirrors the file-import status quota of 50 requests per minute by default', async () => {
     h = await harness({ operations: ['fileImportStatus'], authorize: () => true });
-    // The budget is a fixed window of the clock's minutes (rate-limit.ts): 51 calls across a
-    // minute's end would meet two budgets of 50 (a CI run got 51 through). They start in a fresh one.
-    const left = 60_000 - (Date.now() % 60_000);
-    if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+    // 51 calls across a minute's end would meet two budgets of 50 (a CI run got 51 through).
+    await startInFreshWindow(60_000, 10_000);
     for (let i = 0; i < 50; i++) expect((await h.call('/v1.0/data/fileimports/import/status', { json: {} })).status).toBe(200);
     const res = await h.call('/v1.0/data/fileimports/import/status', { json: {} });
     expect(res.status).toBe(429);

@@ -13,6 +13,7 @@ import { connectRedisStore, type RedisStoreConnection } from '../../src/proxy/st
 import { createRedisStore } from '../../src/proxy/stores/redis-store';
 import { storeErrorKind } from '../../src/proxy/stores/store-error';
 import type { ProxyLogEntry } from '../../src/proxy/types';
+import { until } from '../browsers/engine';
 import { bulk, startRedisCluster, type ClusterNode, type RedisCluster } from '../support/redis-cluster';
 import { describeStoreContract } from './store-contract';
 import { experienceBody, KEYS, startUpstream, WORKSPACE, type Upstream, PAGE_HEADERS } from './support';
@@ -254,7 +255,12 @@ describe('Redis Cluster of 6 masters: the same workspace uses every master', () 
     // loaded CI run had 5 in 1 s), so the refresh is awaited, bounded.
     const errors: unknown[] = [];
     await store.claim(pair(), 'meets', 60_000, 60_000).catch((error: unknown) => errors.push(error));
-    for (const end = Date.now() + 20_000; client.slots[moving]!.master.port !== to.port && Date.now() < end;) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(
+      async () => client.slots[moving]!.master.port,
+      (port) => port === to.port,
+      20_000,
+      "node-redis's table naming the new master",
+    );
     console.log(`slot ${moving} moved: ${errors.length} call(s) failed (${errors.map((e) => storeErrorKind(e)).join(', ')}) before node-redis's table said where it is`);
     expect(errors.map((e) => storeErrorKind(e))).toEqual(['redirection']);
     expect(await store.claim(pair(), 'after', 60_000, 60_000)).toEqual(['claimed', 'claimed']);

@@ -154,3 +154,13 @@ export function experienceBody(
 }
 
 export const basic = (key: string) => `Basic ${Buffer.from(`${WORKSPACE}:${key}`).toString('base64')}`;
+
+/**
+ * Waits, when fewer than `needMs` of the clock's current `windowMs` are left, for the next one to
+ * begin: the proxy's budgets are fixed windows of the clock (rate-limit.ts), and calls that cross a
+ * window's end meet two budgets.
+ */
+export async function startInFreshWindow(windowMs: number, needMs: number): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
