@@ -97,8 +97,9 @@ if (typeof document === 'object') {
         // Never throw into the page, even for a misspelt queued call.
       }
     }
-    // At once, even while the page is still loading: the MutationObserver sees the elements the
-    // parser adds from here on (test/e2e/demo/parse-time.html), so there is no DOMContentLoaded to wait for.
+    // Even while the page is still loading: from its start, a task later, its walk finds what the
+    // parser added and its MutationObserver what the parser adds after
+    // (test/e2e/demo/parse-time.html), so there is no DOMContentLoaded to wait for.
     if (data.autoObserve !== 'false') stops.push(autoObserve(recorder, document, { onError }));
   }
 }

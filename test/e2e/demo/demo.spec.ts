@@ -56,6 +56,8 @@ test('an impression only after one second of visibility; none for a placement sc
   await page.clock.install({ time: Date.now() - 120_000 });
   await page.clock.pauseAt(Date.now() - 60_000);
   await open(page);
+  // The tracker's start and autoObserve's run from timers (issue 51 §2), which a paused clock holds.
+  await page.clock.runFor(0);
   await seenAs(page, 'hero', true);
 
   await page.clock.runFor(900);
