@@ -1,17 +1,21 @@
 // Start-up bench (issue 51 §2), in Debian's Chromium with the CPU slowed 4× (CDP
 // Emulation.setCPUThrottlingRate, Lighthouse's mobile profile), against the real proxy and
 // emulator. Usage: npm run bench:load [rounds=10]
-// One page (three placements, and one `shown()` call right after the tracker is there), loaded as:
+// One page (three placements, or PLACEMENTS, and one `shown()` call right after the tracker is there), loaded as:
 // no tracker; this build's script tag and the baseline's (bench/baseline.mjs: BASELINE_REF,
-// BASELINE_DIST); and a module bundling `createTracker` + `autoObserve` from each build's
-// dist/index.js (rollup + terser, as an app's bundler would). Rounds are interleaved, so a busy
+// BASELINE_DIST), parser-blocking with the call in an inline script after it (the evaluation and
+// the call then share the parser's task); the README's snippet of each (`async`, no inline call:
+// the placements are observed); and a module bundling `createTracker` + `autoObserve` from each
+// build's dist/index.js (rollup + terser, as an app's bundler would). Rounds are interleaved, so a busy
 // moment of the shared machine falls on every variant alike. From a trace of each load until 3 s
 // after `load` (the first delivery run and the first impressions are in it), per variant, over the
 // main-thread tasks that run script (the navigation's commit, parsing and layout, which a page
 // without the tracker runs too, are left out): the task that evaluates the tracker, the longest
 // task, the total blocking time (the sum over tasks of what exceeds 50 ms) and the script time
 // (outermost script events: evaluation, compilation, calls, microtasks); median and max of the
-// rounds. Numbers, not assertions.
+// rounds. The last column is the longest task of any kind: what the page's own navigation, parsing
+// and layout take (the page without a tracker has one too), the floor under every row. Numbers,
+// not assertions.
 //
 // PROFILE=1 instead takes a CPU profile of each tracker variant's load (PROFILE_ONLY=<part of a
 // variant's name>) and prints the call tree below each entry into our code, in ms at 4×;
@@ -38,7 +42,12 @@ const context = (i) => ({
   audience_id: '5A',
   type: 'Web Personalization',
 });
-const placements = [1, 2, 3].map((i) => `<div style="height:120px" data-engage-context='${JSON.stringify(context(i))}'>Placement ${i}</div>`).join('\n');
+// PLACEMENTS=1000: a listing, whose first walk was one long task (issue 51 §2).
+const PLACEMENTS = Number(process.env.PLACEMENTS ?? 3);
+const placements = Array.from(
+  { length: PLACEMENTS },
+  (_, i) => `<div style="height:120px" data-engage-context='${JSON.stringify(context(i + 1))}'>Placement ${i + 1}</div>`,
+).join('\n');
 const page = (script) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>load</title></head><body>
 ${placements}
 ${script}
@@ -76,10 +85,14 @@ const { stack, baseline } = await startStackWithBaseline();
 const bundles = { this: await moduleBundle(join(repoRoot, 'dist')), ...(baseline && { baseline: await moduleBundle(baseline) }) };
 const tag = (src) => `<script src="${src}" data-endpoint="/engage" data-customer-id="bench-user"></script>
 <script>Engage.shown(${JSON.stringify(context(0))})</script>`;
+// The README's snippet (section 2a).
+const asyncTag = (src) => `<script src="${src}" data-endpoint="/engage" data-customer-id="bench-user" async></script>`;
 const variants = {
   'no tracker': page(''),
   'script tag, this': page(tag('/dist/engage.iife.js')),
   ...(baseline && { 'script tag, baseline': page(tag('/baseline/engage.iife.js')) }),
+  'async tag, this': page(asyncTag('/dist/engage.iife.js')),
+  ...(baseline && { 'async tag, baseline': page(asyncTag('/baseline/engage.iife.js')) }),
   'module, this': page('<script type="module" src="/load-bench/this/entry.js"></script>'),
   ...(baseline && { 'module, baseline': page('<script type="module" src="/load-bench/baseline/entry.js"></script>') }),
 };
@@ -138,7 +151,8 @@ function measureTrace(events) {
   // The tasks that run script: on these pages, only the tracker's (and the page's call into it);
   // the rest (the navigation's commit, parsing, layout) a page without the tracker runs too.
   const scripted = on.filter((e) => SCRIPT.has(e.name));
-  const top = outermost(tasks).filter((t) => scripted.some((e) => e.ts >= t.ts && e.ts < t.ts + t.dur));
+  const all = outermost(tasks);
+  const top = all.filter((t) => scripted.some((e) => e.ts >= t.ts && e.ts < t.ts + t.dur));
   const durations = top.map((e) => e.dur / 1000);
   if (process.env.DEBUG)
     for (const t of top.filter((e) => e.dur > 30_000)) {
@@ -155,6 +169,7 @@ function measureTrace(events) {
     longest: Math.max(0, ...durations),
     tbt: durations.reduce((sum, d) => sum + Math.max(0, d - 50), 0),
     script: outermost(scripted).reduce((sum, e) => sum + e.dur / 1000, 0),
+    any: Math.max(0, ...all.map((e) => e.dur / 1000)),
   };
 }
 // The renderer that parsed our page (a new context's first renderer may be about:blank's).
@@ -213,7 +228,9 @@ function callTree(profile, depth = 6, minMs = 1) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 try {
-  console.log(`engage-sdk start-up, Chromium ${browser.version()}, CPU ${CPU}× slower, ${process.env.PROFILE ? 'CPU profiles' : `${ROUNDS} interleaved rounds`}\n`);
+  console.log(
+    `engage-sdk start-up, ${PLACEMENTS} placements, Chromium ${browser.version()}, CPU ${CPU}× slower, ${process.env.PROFILE ? 'CPU profiles' : `${ROUNDS} interleaved rounds`}\n`,
+  );
   if (process.env.PROFILE) {
     for (const name of Object.keys(variants).filter((n) => n !== 'no tracker' && n.includes(process.env.PROFILE_ONLY ?? ''))) {
       console.log(`${name}: where the script time goes (ms at ${CPU}×; total includes callees)`);
@@ -224,12 +241,17 @@ try {
     const results = Object.fromEntries(Object.keys(variants).map((name) => [name, /** @type {Array<ReturnType<typeof measureTrace>>} */ ([])]));
     for (let i = 0; i < ROUNDS; i++) for (const name of Object.keys(variants)) results[name].push(await traced(name));
     const cell = (runs, key) => `${median(runs.map((r) => r[key])).toFixed(0)} / ${Math.max(...runs.map((r) => r[key])).toFixed(0)}`;
+    const columns = { evaluation: 'evaluation', longest: 'longest task', tbt: 'blocking time', script: 'script time', any: 'any task' };
     console.log(
-      `${'ms, median / max'.padEnd(22)} ${'evaluation'.padStart(14)} ${'longest task'.padStart(14)} ${'blocking time'.padStart(14)} ${'script time'.padStart(14)}`,
+      `${'ms, median / max'.padEnd(22)} ${Object.values(columns)
+        .map((title) => title.padStart(14))
+        .join(' ')}`,
     );
     for (const [name, runs] of Object.entries(results))
       console.log(
-        `${name.padEnd(22)} ${cell(runs, 'evaluation').padStart(14)} ${cell(runs, 'longest').padStart(14)} ${cell(runs, 'tbt').padStart(14)} ${cell(runs, 'script').padStart(14)}`,
+        `${name.padEnd(22)} ${Object.keys(columns)
+          .map((key) => cell(runs, key).padStart(14))
+          .join(' ')}`,
       );
   }
 } finally {
