@@ -411,6 +411,64 @@ describe('autoObserve', () => {
     }
   });
 
+  describe('the first walk, in slices (issue 51 §2)', () => {
+    // The clock each slice reads moves 1 ms per read: a slice of 10 ms goes through a few elements.
+    const slowClock = () => {
+      let now = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => now++);
+    };
+    const listing = (n: number) => Array.from({ length: n }, (_, i) => document.body.appendChild(tag(context(i + 1))));
+    const watched = () => FakeIO.all.flatMap((io) => io.targets).length;
+    /** Runs the slices still to come (a 0 ms timeout set in a fake timer runs 1 ms later). */
+    const slices = async () => {
+      for (let i = 0; i < 1_000 && vi.getTimerCount(); i++) await vi.advanceTimersByTimeAsync(1);
+    };
+
+    it('goes through a large page a few elements a task, and watches every placement in the end', async () => {
+      const { rec } = recorder();
+      listing(40);
+      slowClock();
+      autoObserve(rec, document);
+      await vi.advanceTimersToNextTimerAsync();
+      const first = watched();
+      expect(first).toBeGreaterThan(0);
+      expect(first).toBeLessThan(10);
+      await vi.advanceTimersToNextTimerAsync();
+      expect(watched()).toBeGreaterThan(first);
+      expect(watched()).toBeLessThan(40);
+      await slices();
+      expect(watched()).toBe(40);
+    });
+
+    it('a placement the page moves or removes between slices: the rest are all found, the removed one is not watched', async () => {
+      const { rec } = recorder();
+      const tiles = listing(40);
+      slowClock();
+      autoObserve(rec, document);
+      await vi.advanceTimersToNextTimerAsync();
+      const done = watched();
+      // Where the walk goes on from (the last one it watched, or the next) moves to the end, as a
+      // carousel moves its first slide; a later one is removed.
+      document.body.append(tiles[done - 1]!, tiles[done]!);
+      tiles[30]!.remove();
+      await slices();
+      const targets = FakeIO.all.flatMap((io) => io.targets);
+      expect(targets).toHaveLength(39);
+      expect(new Set(targets)).toEqual(new Set(tiles.filter((tile) => tile !== tiles[30])));
+    });
+
+    it('a stop between slices stops the rest', async () => {
+      const { rec } = recorder();
+      listing(40);
+      slowClock();
+      const stop = autoObserve(rec, document);
+      await vi.advanceTimersToNextTimerAsync();
+      stop();
+      await vi.runAllTimersAsync();
+      expect(watched()).toBe(0);
+    });
+  });
+
   it('impressionKey: cid, experience, variation and audience', () => {
     expect(impressionKey(context(7))).toBe('cid-7|Experience 7|7|aud-7');
   });
