@@ -412,6 +412,9 @@ describe('autoObserve', () => {
   });
 
   describe('the first walk, in slices (issue 51 §2)', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
     // The clock each slice reads moves 1 ms per read: a slice of 10 ms goes through a few elements.
     const slowClock = () => {
       let now = 0;
