@@ -61,11 +61,14 @@ export function onShadowRoot(win: Window & typeof globalThis, found: (root: Shad
  */
 export function walk(node: Node, each: (node: Node) => void, root: (root: ShadowRoot) => void): void {
   const walker = (node.ownerDocument ?? (node as Document)).createTreeWalker(node, 1 /* NodeFilter.SHOW_ELEMENT */);
-  for (let at: Node | null = node; at; at = walker.nextNode()) {
-    each(at);
-    const shadow = (at as Element).shadowRoot;
-    if (shadow) root(shadow);
-  }
+  for (let at: Node | null = node; at; at = walker.nextNode()) visit(at, each, root);
+}
+
+/** One step of either walk: `each` on the node, then `root` on its open shadow root, if any. */
+function visit(at: Node, each: (node: Node) => void, root: (root: ShadowRoot) => void): void {
+  each(at);
+  const shadow = (at as Element).shadowRoot;
+  if (shadow) root(shadow);
 }
 
 /**
@@ -86,17 +89,12 @@ export function walkInSlices(node: ParentNode, each: (node: Node) => void, root:
   let all: ArrayLike<Node> = node.querySelectorAll('*');
   let i = 0;
   let stop: (() => void) | undefined;
-  const visit = (at: Node) => {
-    each(at);
-    const shadow = (at as Element).shadowRoot;
-    if (shadow) root(shadow);
-  };
   const slice = () => {
-    for (const end = performance.now() + 10; i < all.length && performance.now() < end;) visit(all[i++]!);
+    for (const end = performance.now() + 10; i < all.length && performance.now() < end;) visit(all[i++]!, each, root);
     if (i < all.length) stop = later(slice);
     else all = [];
   };
-  visit(node);
+  visit(node, each, root);
   slice();
   return () => stop?.();
 }
