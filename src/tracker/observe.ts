@@ -536,14 +536,18 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
   };
   const add = (node: Node) => (node as Element).hasAttribute?.(CONTEXT) && !mine(node) && start(node as Element);
   // One observer for the document and every open shadow root under `at`: MutationObserver sees
-  // no further than the tree it observes, and observing a root twice is harmless.
+  // no further than the tree it observes, and observing a root twice is harmless. What is added is
+  // walked in slices (a page that inserts a listing of 1,000 at once must not get a long task
+  // from us); what is removed at once, while it is still out of the page.
   const track = (shadow: ShadowRoot) => {
     mo!.observe(shadow, what);
-    walk(shadow, add, track);
+    adding([shadow]);
   };
+  const adding = walkInSlices(add, track);
   const untrack = (shadow: ShadowRoot) => walk(shadow, drop, untrack);
 
   const changed = (records: MutationRecord[]) => {
+    const added: Node[] = [];
     for (const { type, target, addedNodes, removedNodes, oldValue } of records) {
       // A changed context is a new placement; the same text set again is not.
       if (type == 'attributes' && oldValue !== (target as Element).getAttribute(CONTEXT)) start(target as Element);
@@ -552,26 +556,28 @@ export function autoObserve(tracker: Recorder, root?: ParentNode | null, options
       // ones, once anything was watched, for the placements they took away, in their shadow roots
       // too (contains() stops at a shadow boundary). A node moved within the batch is in the page
       // again by now: left as it is.
-      addedNodes.forEach((node) => node.nodeType == 1 && node.isConnected && walk(node, add, track));
-      removedNodes.forEach((node) => node.nodeType == 1 && !node.isConnected && g && walk(node, drop, untrack));
+      addedNodes.forEach((node) => node.nodeType == 1 && node.isConnected && added.push(node));
+      removedNodes.forEach((node) => node.nodeType == 1 && !node.isConnected && g && walk(node as Element, drop, untrack));
     }
+    adding(added);
   };
   let mo: MutationObserver | undefined;
   let unhook = noop;
   // In a later task, not the caller's (issue 51 §2: the observer and the hook were 2-5 ms of the
   // script tag's evaluation at 4× CPU). The walk, in slices, finds what the page added before; the
   // observer and the hook, started before it, what it adds after (the walk skips what they watch).
-  let started = later(() => {
+  const started = later(() => {
     (mo = new MO(changed)).observe(at, what);
     unhook = onShadowRoot(win, (shadow) => {
       // Inside `at`, across the shadow boundaries above it; a host out of the page is found when inserted.
       for (let node: Node | undefined = shadow.host; node; node = (node.getRootNode() as ShadowRoot).host) if (at.contains(node)) return track(shadow);
     });
-    started = walkInSlices(at as ParentNode, add, track);
+    adding([at]);
   });
 
   return () => {
     started();
+    adding();
     unhook();
     mo?.disconnect();
     // Unwatching as it goes: a Map's forEach visits what is set or left after each step.

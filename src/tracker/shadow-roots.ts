@@ -57,11 +57,12 @@ export function onShadowRoot(win: Window & typeof globalThis, found: (root: Shad
  * Visits `node` and every element under it, into open shadow roots at any depth: `each` for every
  * node (`node` itself, which may be a document or a shadow root, then each element), `root` for
  * every open shadow root met, before its elements are visited (`root` decides whether to go in, by
- * calling `walk` itself). One TreeWalker per tree: no recursion into the light DOM, no array.
+ * calling `walk` itself). In one task: the elements there are at the call, a static list, as
+ * walkInSlices goes through them.
  */
-export function walk(node: Node, each: (node: Node) => void, root: (root: ShadowRoot) => void): void {
-  const walker = (node.ownerDocument ?? (node as Document)).createTreeWalker(node, 1 /* NodeFilter.SHOW_ELEMENT */);
-  for (let at: Node | null = node; at; at = walker.nextNode()) visit(at, each, root);
+export function walk(node: ParentNode, each: (node: Node) => void, root: (root: ShadowRoot) => void): void {
+  visit(node, each, root);
+  node.querySelectorAll('*').forEach((at) => visit(at, each, root));
 }
 
 /** One step of either walk: `each` on the node, then `root` on its open shadow root, if any. */
@@ -73,28 +74,46 @@ function visit(at: Node, each: (node: Node) => void, root: (root: ShadowRoot) =>
 
 /**
  * `walk`, in slices of about 10 ms, each a task of its own (the first in the caller's): at 4× CPU
- * a placement costs ~0.15 ms to start, and the first walk of a listing of 1,000 was one task of
- * 120-180 ms (issue 51 §2). It goes through the elements there were at the call, as a static
- * list: a TreeWalker paused on a node the page then moves forward (a carousel's slide) would never
- * come back for what lay between. What the page adds and removes meanwhile is the caller's
- * MutationObserver's to see, and `each` must skip what is no longer in the page.
+ * a placement costs ~0.15 ms to start, and a listing of 1,000, found by the first walk or
+ * inserted at once, was one task of 80-180 ms (issue 51 §2). Every tree given (the page at
+ * start, the subtrees a MutationObserver's batch reports added, each shadow root met) joins one
+ * queue: its root is visited, then the elements under it, as a static list of those there were
+ * then. Not a TreeWalker paused between slices: on a node the page then moves forward (a
+ * carousel's slide) it would never come back for what lay between. What the page adds and removes meanwhile is the caller's
+ * MutationObserver's to see, and `each` must skip what is no longer in the page, or what it has.
  *
- * @returns a function that stops the slices still to come
+ * @returns a function that walks the trees of `nodes` after what is still to walk (in the
+ *   caller's task while its slice lasts), and, called with none, stops for good
  */
-export function walkInSlices(node: ParentNode, each: (node: Node) => void, root: (root: ShadowRoot) => void): () => void {
-  // A NodeList, not an array: it holds the elements, not their JS wrappers, which are made as each
+export function walkInSlices(each: (node: Node) => void, root: (root: ShadowRoot) => void): (nodes?: Node[]) => void {
+  // NodeLists, not arrays: they hold the elements, not their JS wrappers, which are made as each
   // is visited and dropped after, as a walk in one task does. Wrappers kept over a few tasks
   // outlive a scavenge, and Blink then keeps them as long as their element (+31 KB of heap at
-  // 1,000 placements). Let go at the end: the function returned keeps this scope.
-  let all: ArrayLike<Node> = node.querySelectorAll('*');
+  // 1,000 placements).
+  let todo: Array<ArrayLike<Node>> = [];
   let i = 0;
-  let stop: (() => void) | undefined;
+  // A slice is running or to come: a tree given now (a shadow root met) joins the queue.
+  let busy: unknown;
   const slice = () => {
-    for (const end = performance.now() + 10; i < all.length && performance.now() < end;) visit(all[i++]!, each, root);
-    if (i < all.length) stop = later(slice);
-    else all = [];
+    busy = 1;
+    for (const end = performance.now() + 10; todo[0] && performance.now() < end;) {
+      const list = todo[0];
+      if (i == list.length) {
+        todo.shift();
+        i = 0;
+      } else {
+        const node = list[i++]!;
+        visit(node, each, root);
+        // A tree given (an array's): the elements under it, as they are now, are walked later.
+        if (Array.isArray(list)) todo.push((node as ParentNode).querySelectorAll('*'));
+      }
+    }
+    busy = todo[0] && later(slice);
   };
-  visit(node, each, root);
-  slice();
-  return () => stop?.();
+  return (nodes) => {
+    // A slice to come, if any, then finds nothing.
+    if (!nodes) return void (todo = []);
+    todo.push(nodes);
+    if (!busy) slice();
+  };
 }

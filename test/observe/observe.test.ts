@@ -460,6 +460,21 @@ describe('autoObserve', () => {
       expect(new Set(targets)).toEqual(new Set(tiles.filter((tile) => tile !== tiles[30])));
     });
 
+    it('a listing inserted at once after the start: a few placements in the task that inserted it, every one in the end', async () => {
+      const { rec } = recorder();
+      autoObserve(rec, document);
+      await flushMutations();
+      slowClock();
+      // One batch of 40 insertions, as a framework's commit or a "show all" makes.
+      const tiles = listing(40);
+      await Promise.resolve();
+      const first = watched();
+      expect(first).toBeGreaterThan(0);
+      expect(first).toBeLessThan(10);
+      await slices();
+      expect(new Set(FakeIO.all.flatMap((io) => io.targets))).toEqual(new Set(tiles));
+    });
+
     it('a stop between slices stops the rest', async () => {
       const { rec } = recorder();
       listing(40);
