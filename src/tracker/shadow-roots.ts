@@ -103,7 +103,11 @@ export function walkInSlices(each: (node: Node) => void, root: (root: ShadowRoot
         i = 0;
       } else {
         const node = list[i++]!;
-        visit(node, each, root);
+        try {
+          visit(node, each, root);
+        } catch {
+          // One node's failure stops neither the walk (nothing would be walked again) nor the page.
+        }
         // A tree given (an array's): the elements under it, as they are now, are walked later.
         if (Array.isArray(list)) todo.push((node as ParentNode).querySelectorAll('*'));
       }

@@ -475,6 +475,22 @@ describe('autoObserve', () => {
       expect(new Set(FakeIO.all.flatMap((io) => io.targets))).toEqual(new Set(tiles));
     });
 
+    it('an element whose start throws: the rest of its batch, and every later one, are still watched', async () => {
+      const { rec } = recorder();
+      autoObserve(rec, document);
+      await flushMutations();
+      const [broken, ...rest] = [1, 2, 3].map((i) => tag(context(i)));
+      vi.spyOn(FakeIO.prototype, 'observe').mockImplementation(function (this: FakeIO, element: Element) {
+        if (element === broken) throw new Error('observe failed');
+        this.targets.push(element);
+      });
+      document.body.append(broken!, ...rest);
+      await flushMutations();
+      const later = document.body.appendChild(tag(context(4)));
+      await flushMutations();
+      expect(new Set(FakeIO.all.flatMap((io) => io.targets))).toEqual(new Set([...rest, later]));
+    });
+
     it('a stop between slices stops the rest', async () => {
       const { rec } = recorder();
       listing(40);
