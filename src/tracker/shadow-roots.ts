@@ -79,8 +79,9 @@ function visit(at: Node, each: (node: Node) => void, root: (root: ShadowRoot) =>
  * start, the subtrees a MutationObserver's batch reports added, each shadow root met) joins one
  * queue: its root is visited, then the elements under it, as a static list of those there were
  * then. Not a TreeWalker paused between slices: on a node the page then moves forward (a
- * carousel's slide) it would never come back for what lay between. What the page adds and removes meanwhile is the caller's
- * MutationObserver's to see, and `each` must skip what is no longer in the page, or what it has.
+ * carousel's slide) it would never come back for what lay between. What the page adds and
+ * removes meanwhile is the caller's MutationObserver's to see, and `each` must skip what is no
+ * longer in the page, or what it has.
  *
  * @returns a function that walks the trees of `nodes` after what is still to walk (in the
  *   caller's task while its slice lasts), and, called with none, stops for good
