@@ -187,8 +187,10 @@
 //   script tag (6,872), +37 B with autoObserve (6,444), createTracker + observe unchanged (5,803),
 //   react beside 316 (+1: none of its code changed); −28 B dist/engage.inspect.js (6,090). A node
 //   whose start throws is passed over, not the end of every walk to come: +4 B script tag (6,876),
-//   +4 B with autoObserve (6,448), createTracker + observe 5,802.
-const BUDGET = { iife: 6_876, delivery: 3_787, trackerOnly: 3_693, durableChunk: 3_133, react: 316, serviceWorker: 4_329 };
+//   +4 B with autoObserve (6,448), createTracker + observe 5,803; +1 B tracker-only (3,694), none of
+//   whose code changed: the chunk's file name, a hash of shadow-roots.ts's text among the rest, is
+//   in the import it carries.
+const BUDGET = { iife: 6_876, delivery: 3_787, trackerOnly: 3_694, durableChunk: 3_133, react: 316, serviceWorker: 4_329 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
