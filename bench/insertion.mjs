@@ -11,20 +11,13 @@
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions, PERSON_USER_AGENT } from '../demo/chromium.mjs';
 import { startStackWithBaseline } from './baseline.mjs';
+import { experienceContext } from './experience-context.mjs';
 
 const ROUNDS = Number(process.argv[2] ?? 8);
 const PLACEMENTS = Number(process.env.PLACEMENTS ?? 1_000);
 const CPU = 4;
 
-const context = (i) => ({
-  cid: `c-${i}`,
-  experience: `Tile ${i}`,
-  svc_locale_id: '0',
-  svc_variation_id: '1',
-  audience_name: 'All',
-  audience_id: '5A',
-  type: 'Web Personalization',
-});
+const context = (i) => experienceContext(i, `Tile ${i}`);
 const listing = Array.from(
   { length: PLACEMENTS },
   (_, i) => `<div style="height:120px" data-engage-context='${JSON.stringify(context(i))}'>Tile ${i} <a href="#" data-engage-b-id="buy">Buy</a></div>`,

@@ -14,11 +14,13 @@
 // task, the total blocking time (the sum over tasks of what exceeds 50 ms) and the script time
 // (outermost script events: evaluation, compilation, calls, microtasks); median and max of the
 // rounds. The last column is the longest task of any kind: what the page's own navigation, parsing
-// and layout take (the page without a tracker has one too), the floor under every row. Numbers,
-// not assertions.
+// and layout take (the page without a tracker has one too), the floor under every row. Then the
+// page's own milestones, from its navigation: parsed (DOMContentLoaded) and its largest contentful
+// paint. HEAD=1 puts the tracker's tag before the placements, as the README's snippet does.
+// Numbers, not assertions.
 //
-// PROFILE=1 instead takes a CPU profile of each tracker variant's load (PROFILE_ONLY=<part of a
-// variant's name>) and prints the call tree below each entry into our code, in ms at 4×;
+// ONLY=<part of a variant's name>[|…] loads only those, beside the page without a tracker.
+// PROFILE=1 instead takes a CPU profile of each tracker variant's load and prints the call tree below each entry into our code, in ms at 4×;
 // DEBUG=1 prints what each task over 30 ms contains.
 import resolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
@@ -28,29 +30,24 @@ import { join } from 'node:path';
 import { chromiumLaunchOptions, PERSON_USER_AGENT } from '../demo/chromium.mjs';
 import { repoRoot } from '../demo/stack.mjs';
 import { startStackWithBaseline } from './baseline.mjs';
+import { experienceContext } from './experience-context.mjs';
 
 const ROUNDS = Number(process.argv[2] ?? process.env.ROUNDS ?? 10);
 const CPU = 4;
 const SETTLE_MS = 3_000;
 
-const context = (i) => ({
-  cid: `c-${i}`,
-  experience: `Hero ${i}`,
-  svc_locale_id: '0',
-  svc_variation_id: '1',
-  audience_name: 'All',
-  audience_id: '5A',
-  type: 'Web Personalization',
-});
+const context = (i) => experienceContext(i, `Hero ${i}`);
 // PLACEMENTS=1000: a listing, whose first walk was one long task (issue 51 §2).
 const PLACEMENTS = Number(process.env.PLACEMENTS ?? 3);
 const placements = Array.from(
   { length: PLACEMENTS },
   (_, i) => `<div style="height:120px" data-engage-context='${JSON.stringify(context(i + 1))}'>Placement ${i + 1}</div>`,
 ).join('\n');
-const page = (script) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>load</title></head><body>
+// The module is deferred: the same wherever its tag is.
+const HEAD = Boolean(process.env.HEAD);
+const page = (script) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>load</title>${HEAD ? script : ''}</head><body>
 ${placements}
-${script}
+${HEAD ? '' : script}
 </body></html>`;
 
 /**
@@ -87,7 +84,7 @@ const tag = (src) => `<script src="${src}" data-endpoint="/engage" data-customer
 <script>Engage.shown(${JSON.stringify(context(0))})</script>`;
 // The README's snippet (section 2a).
 const asyncTag = (src) => `<script src="${src}" data-endpoint="/engage" data-customer-id="bench-user" async></script>`;
-const variants = {
+const allVariants = {
   'no tracker': page(''),
   'script tag, this': page(tag('/dist/engage.iife.js')),
   ...(baseline && { 'script tag, baseline': page(tag('/baseline/engage.iife.js')) }),
@@ -96,6 +93,9 @@ const variants = {
   'module, this': page('<script type="module" src="/load-bench/this/entry.js"></script>'),
   ...(baseline && { 'module, baseline': page('<script type="module" src="/load-bench/baseline/entry.js"></script>') }),
 };
+
+const only = process.env.ONLY?.split('|');
+const variants = Object.fromEntries(Object.entries(allVariants).filter(([name]) => name === 'no tracker' || !only || only.some((part) => name.includes(part))));
 
 const browser = await chromium.launch(chromiumLaunchOptions());
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -133,7 +133,7 @@ async function load(name, during) {
 }
 
 /** { longest, tbt, script } in ms, from the trace of the page's renderer main thread. */
-function measureTrace(events) {
+function measureTrace(events, name) {
   const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args.name === 'CrRendererMain' && rendererOfPage(events, e.pid, e.tid));
   const on = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
   const tasks = on.filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask');
@@ -158,7 +158,7 @@ function measureTrace(events) {
     for (const t of top.filter((e) => e.dur > 30_000)) {
       const inside = on.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && e.dur > Number(process.env.DEBUG_MIN ?? 5) * 1000);
       console.log(
-        `  task ${(t.dur / 1000).toFixed(0)} ms at ${((t.ts - top[0].ts) / 1000).toFixed(0)}: ${inside.map((e) => `${e.name}${e.args?.data?.url ? `(${e.args.data.url.replace(/^.*\//, '')})` : ''} ${(e.dur / 1000).toFixed(0)}`).join(', ')}`,
+        `  ${name}: task ${(t.dur / 1000).toFixed(0)} ms at ${((t.ts - top[0].ts) / 1000).toFixed(0)}: ${inside.map((e) => `${e.name}${e.args?.data?.url ? `(${e.args.data.url.replace(/^.*\//, '')})` : ''} ${(e.dur / 1000).toFixed(0)}`).join(', ')}`,
       );
     }
   const evaluation = top.find((t) =>
@@ -176,12 +176,24 @@ function measureTrace(events) {
 const rendererOfPage = (events, pid, tid) =>
   events.some((e) => e.pid === pid && e.tid === tid && e.name === 'ParseHTML' && e.args?.beginData?.url?.includes('/load-bench/page.html'));
 
+/**
+ * The page's own milestones, in ms from its navigation: DOMContentLoaded (its parsing done) and the
+ * largest contentful paint (what follows a tag in the head is parsed, so painted, only after it).
+ */
+const pageTimes = (tab) =>
+  tab.evaluate(async () => ({
+    dcl: /** @type {PerformanceNavigationTiming} */ (performance.getEntriesByType('navigation')[0]).domContentLoadedEventStart,
+    lcp: await new Promise((resolve) =>
+      new PerformanceObserver((list) => resolve(list.getEntries().at(-1)?.startTime ?? 0)).observe({ type: 'largest-contentful-paint', buffered: true }),
+    ),
+  }));
+
 async function traced(name) {
   return load(name, async (tab, cdp, go) => {
     await browser.startTracing(tab, { categories: CATEGORIES });
     await go();
     const { traceEvents } = JSON.parse((await browser.stopTracing()).toString());
-    return measureTrace(traceEvents);
+    return { ...measureTrace(traceEvents, name), ...(await pageTimes(tab)) };
   });
 }
 
@@ -229,10 +241,10 @@ function callTree(profile, depth = 6, minMs = 1) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 try {
   console.log(
-    `engage-sdk start-up, ${PLACEMENTS} placements, Chromium ${browser.version()}, CPU ${CPU}× slower, ${process.env.PROFILE ? 'CPU profiles' : `${ROUNDS} interleaved rounds`}\n`,
+    `engage-sdk start-up, ${PLACEMENTS} placements${HEAD ? ' after the tag' : ''}, Chromium ${browser.version()}, CPU ${CPU}× slower, ${process.env.PROFILE ? 'CPU profiles' : `${ROUNDS} interleaved rounds`}\n`,
   );
   if (process.env.PROFILE) {
-    for (const name of Object.keys(variants).filter((n) => n !== 'no tracker' && n.includes(process.env.PROFILE_ONLY ?? ''))) {
+    for (const name of Object.keys(variants).filter((n) => n !== 'no tracker')) {
       console.log(`${name}: where the script time goes (ms at ${CPU}×; total includes callees)`);
       for (const line of callTree(await profiled(name), Number(process.env.PROFILE_DEPTH ?? 6))) console.log(line);
       console.log('');
@@ -241,7 +253,7 @@ try {
     const results = Object.fromEntries(Object.keys(variants).map((name) => [name, /** @type {Array<ReturnType<typeof measureTrace>>} */ ([])]));
     for (let i = 0; i < ROUNDS; i++) for (const name of Object.keys(variants)) results[name].push(await traced(name));
     const cell = (runs, key) => `${median(runs.map((r) => r[key])).toFixed(0)} / ${Math.max(...runs.map((r) => r[key])).toFixed(0)}`;
-    const columns = { evaluation: 'evaluation', longest: 'longest task', tbt: 'blocking time', script: 'script time', any: 'any task' };
+    const columns = { evaluation: 'evaluation', longest: 'longest task', tbt: 'blocking time', script: 'script time', any: 'any task', dcl: 'parsed (DCL)', lcp: 'LCP' };
     console.log(
       `${'ms, median / max'.padEnd(22)} ${Object.values(columns)
         .map((title) => title.padStart(14))
