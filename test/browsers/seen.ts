@@ -9,7 +9,7 @@
 //   halfway through its second → counted only a full second after it was uncovered;
 // - a cookie wall over the page, accepted after 3 s: the hero counts once, a second after;
 // - a fade carousel from npm (Swiper, effect 'fade', autoplay), four slides as placements, watched
-//   6 s: one impression for each slide shown a second or more, none for the one shown ~0.5 s.
+//   6 s: one impression for each slide shown a second or more, none for the one shown ~0.3 s.
 import { afterEach, describe, expect, test } from 'vitest';
 import { type Engine, type EngineName, type EnginePage, openedPages, until } from './engine';
 import { withEngineAndStack, type TestStack } from './stack';
@@ -177,7 +177,8 @@ export function describeSeen(name: EngineName): void {
     test('a Swiper fade carousel watched 6 s: one impression per slide shown a second or more, none for the others', async () => {
       const page = await open('carousel.html');
       await sleep(6_000);
-      // Slide by slide, how long a person saw it (its longest spell at an opacity above 0).
+      // Slide by slide, how long a person saw it (its longest spell at an opacity above 0, the next
+      // slide not yet fading in over it).
       const seen = await page.evaluate(() => {
         const w = window as unknown as Win;
         w.swiper.autoplay.stop();
@@ -188,8 +189,7 @@ export function describeSeen(name: EngineName): void {
       const short = seen.flatMap((ms, i) => (ms < 950 ? [`slide-${i + 1}`] : []));
       // The carousel is set for three long slides and a short one (100 ms), but the count is held
       // to what the page measured: a machine too loaded for its timers keeps the short slide up
-      // longer (CI, WebKit: over 1.15 s), and then it must count. Between 950 and 1,150 ms either
-      // answer is right.
+      // longer, and then it must count. Between 950 and 1,150 ms either answer is right.
       expect(long.length).toBeGreaterThan(0);
       await until(forwarded, (cids) => long.every((cid) => cids.includes(cid)), 15_000, 'the long slides at the emulator');
       // A second more for a short slide's impression to come, had it counted.
