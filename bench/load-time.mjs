@@ -20,8 +20,8 @@
 // Numbers, not assertions.
 //
 // ONLY=<part of a variant's name>[|…] loads only those, beside the page without a tracker.
-// PROFILE=1 instead takes a CPU profile of each tracker variant's load and prints the call tree below each entry into our code, in ms at 4×;
-// DEBUG=1 prints what each task over 30 ms contains.
+// PROFILE=1 instead takes a CPU profile of each tracker variant's load and prints the call tree
+// below each entry into our code, in ms at 4×; DEBUG=1 prints what each task over 30 ms contains.
 import resolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import { chromium } from 'playwright-core';
