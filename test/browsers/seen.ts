@@ -28,6 +28,8 @@ type Win = Window & {
   activate(): void;
   swiper: { autoplay: { stop(): void } };
   spells: number[][];
+  /** When each slide's spells began (performance.now(), ms). */
+  starts: number[][];
   ongoing: number[];
 };
 
@@ -179,18 +181,29 @@ export function describeSeen(name: EngineName): void {
       await sleep(6_000);
       // Slide by slide, how long a person saw it (its longest spell at an opacity above 0, the next
       // slide not yet fading in over it).
-      const seen = await page.evaluate(() => {
+      const { seen, starts } = await page.evaluate(() => {
         const w = window as unknown as Win;
         w.swiper.autoplay.stop();
-        return w.spells.map((spells, i) => Math.max(0, ...spells, w.ongoing[i]!));
+        return { seen: w.spells.map((spells, i) => Math.max(0, ...spells, w.ongoing[i]!)), starts: w.starts };
       });
-      const long = seen.flatMap((ms, i) => (ms >= 1_150 ? [`slide-${i + 1}`] : []));
+      const long = seen.flatMap((ms, i) => (ms >= 1_400 ? [`slide-${i + 1}`] : []));
       // Under 950 ms no tracker that waits a full second may count it (the page samples every frame).
       const short = seen.flatMap((ms, i) => (ms < 950 ? [`slide-${i + 1}`] : []));
       // The carousel is set for three long slides and a short one (100 ms), but the count is held
       // to what the page measured: a machine too loaded for its timers keeps the short slide up
-      // longer, and then it must count. Between 950 and 1,150 ms either answer is right.
+      // longer, and then it must count. Between 950 and 1,400 ms either answer is right: the
+      // tracker looks every 100 ms, so it counts a slide 1,000-1,110 ms after it appeared (the
+      // three engines, idle and beside the whole suite), and later when its timers run late on a
+      // loaded machine (CI: 1,150 ms left a slide uncounted).
       expect(long.length).toBeGreaterThan(0);
+      const measured = `slides seen ${seen.map((ms) => Math.round(ms)).join(' / ')} ms`;
+      // Counted (its calls, with their times, printed if not), then at the emulator.
+      await until(
+        () => state(page),
+        (s) => long.every((cid) => shownCids(s.calls).includes(cid)),
+        5_000,
+        `the long slides counted (${measured}, their spells from ${JSON.stringify(starts)} ms)`,
+      );
       await until(forwarded, (cids) => long.every((cid) => cids.includes(cid)), 15_000, 'the long slides at the emulator');
       // A second more for a short slide's impression to come, had it counted.
       await sleep(1_000);
@@ -201,7 +214,7 @@ export function describeSeen(name: EngineName): void {
         expect(new Set(cids).size).toBe(cids.length);
       }
       figures.push(
-        `[engines] ${name} | seen | Swiper fade, 6 s: slides seen ${seen.map((ms) => Math.round(ms)).join(' / ')} ms → impressions ${[1, 2, 3, 4].map((n) => shownCids(calls).filter((cid) => cid === `slide-${n}`).length).join(' / ')}`,
+        `[engines] ${name} | seen | Swiper fade, 6 s: ${measured} → impressions ${[1, 2, 3, 4].map((n) => shownCids(calls).filter((cid) => cid === `slide-${n}`).length).join(' / ')}`,
       );
     });
   });
