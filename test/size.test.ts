@@ -189,8 +189,10 @@
 //   whose start throws is passed over, not the end of every walk to come: +4 B script tag (6,876),
 //   +4 B with autoObserve (6,448), createTracker + observe 5,803; +1 B tracker-only (3,694), none of
 //   whose code changed: the chunk's file name, a hash of shadow-roots.ts's text among the rest, is
-//   in the import it carries.
-const BUDGET = { iife: 6_876, delivery: 3_787, trackerOnly: 3_694, durableChunk: 3_133, react: 316, serviceWorker: 4_329 };
+//   in the import it carries. A placement's first look taken before the tick timer is set (its
+//   tenth tick then a full second after it): −1 B script tag (6,875), autoObserve (6,447), observe
+//   (5,802), tracker-only (3,693, the chunk's name again: its budget stays).
+const BUDGET = { iife: 6_875, delivery: 3_787, trackerOnly: 3_694, durableChunk: 3_133, react: 316, serviceWorker: 4_329 };
 const TARGET = { iife: 5_120, trackerOnly: 4_096 };
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

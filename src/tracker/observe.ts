@@ -295,8 +295,11 @@ function onEntry(p: Placement, entry: IntersectionObserverEntry): void {
     return;
   }
   p._live ??= { _looked: undefined, _since: undefined, _covered: false, _told: undefined, _toldAway: undefined };
-  tickOn(p, !counted(p));
+  // Looked at before the timer is set: its tenth tick then comes a full second after this look,
+  // not a hair short of it (which left the second to the eleventh: counted ~1.1 s after, and a
+  // placement seen 1.0-1.1 s not at all).
   tick(p);
+  tickOn(p, !counted(p));
 }
 
 /** Looks again at a placement in view: the timer's tick, a new entry, the tab shown or hidden. */

@@ -8,6 +8,7 @@ import { context, FakeIO, freshPage, placement, recorder, setVisibility, view } 
 
 beforeEach(() => freshPage(vi));
 afterEach(() => {
+  vi.unstubAllGlobals();
   vi.useRealTimers();
 });
 
@@ -21,6 +22,23 @@ describe('observe: impressions', () => {
     expect(shown()).toHaveLength(0);
     vi.advanceTimersByTime(1);
     expect(shown()).toEqual([{ action: 'shown', context: context(), attributes: undefined }]);
+  });
+
+  it('lays its looks from the first: the second is counted on the tenth tick after it, not the eleventh', () => {
+    // In a browser the clock moves on between setting a timer and what comes after it (here 5 ms):
+    // a first look taken after the timer was set found the tenth tick 995 ms after it.
+    const setInterval = globalThis.setInterval;
+    vi.stubGlobal('setInterval', (...args: Parameters<typeof setInterval>) => {
+      const timer = setInterval(...args);
+      vi.advanceTimersByTime(5);
+      return timer;
+    });
+    const { rec, shown } = recorder();
+    const el = placement();
+    observe(rec, el, context());
+    view(el, 1);
+    vi.advanceTimersByTime(995);
+    expect(shown()).toHaveLength(1);
   });
 
   it('counts nothing for a placement scrolled past quickly', () => {
