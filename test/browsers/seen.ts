@@ -194,7 +194,8 @@ export function describeSeen(name: EngineName): void {
       // longer, and then it must count. Between 950 and 1,400 ms either answer is right: the
       // tracker looks every 100 ms, so it counts a slide 1,000-1,110 ms after it appeared (the
       // three engines, idle and beside the whole suite), and later when its timers run late on a
-      // loaded machine (CI: 1,150 ms left a slide uncounted).
+      // loaded machine (CI, WebKit, at the old line of 1,150 ms: a long slide uncounted, which one
+      // unknown).
       expect(long.length).toBeGreaterThan(0);
       const measured = `slides seen ${seen.map((ms) => Math.round(ms)).join(' / ')} ms`;
       // Counted (its calls, with their times, printed if not), then at the emulator.
